@@ -1,0 +1,83 @@
+# Guest-side test library, sourced by the /test.sh that the VM harness
+# generates.  It loads a module through one path, observes what the kernel
+# did, compares that with the expected verdict and prints one TAP line.
+# Lines starting with "# observed:" and "# log:" carry the observation
+# back to the host, which compares them between kernels.
+
+tap_count=0
+
+tap_result() {	# tap_result STATUS DESCRIPTION
+	tap_count=$((tap_count + 1))
+	echo "$1 $tap_count - $2"
+}
+
+tap_plan() {
+	echo "1..$tap_count"
+}
+
+# load_module PATH FILE
+# PATH is insmod or modprobe (the Debian kmod clients) or finit,
+# finit-compressed, init (the explicit syscalls of the modload helper).
+# Sets errno (OK or an errno name), taint (/proc/sys/kernel/tainted after
+# the load), loaded (yes/no), modtaint (the module's own taint letters,
+# "-" for none or not loaded) and leaves the kernel log lines the load
+# produced in /tmp/load.log.
+load_module() {
+	name=$(modinfo -F name "$2")
+	dmesg -c >/dev/null
+	case $1 in
+	insmod | modprobe)
+		if [ "$1" = insmod ]; then
+			out=$(insmod "$2" 2>&1)
+		else
+			out=$(modprobe "$name" 2>&1)
+		fi
+		if [ $? -eq 0 ]; then
+			errno=OK
+		else
+			errno=$(modload errname "$out") || errno="UNKNOWN($out)"
+		fi
+		;;
+	*)
+		errno=$(modload "$1" "$2")
+		;;
+	esac
+	taint=$(cat /proc/sys/kernel/tainted)
+	loaded=no
+	modtaint=-
+	if [ -d "/sys/module/$name" ]; then
+		loaded=yes
+		modtaint=$(cat "/sys/module/$name/taint")
+		[ -n "$modtaint" ] || modtaint=-
+	fi
+	dmesg > /tmp/load.log
+}
+
+# check_load DESCRIPTION PATH FILE ERRNO TAINT MODTAINT LOG
+# LOG is an extended regular expression one new kernel log line must
+# match, or "-" when the load must not log anything.  A load that succeeds
+# must leave the module loaded; one that fails must not.
+check_load() {
+	desc=$1
+	load_module "$2" "$3"
+	want_loaded=no
+	[ "$4" = OK ] && want_loaded=yes
+	problems=
+	[ "$errno" = "$4" ] || problems="$problems errno:$errno!=$4"
+	[ "$taint" = "$5" ] || problems="$problems taint:$taint!=$5"
+	[ "$modtaint" = "$6" ] || problems="$problems modtaint:$modtaint!=$6"
+	[ "$loaded" = "$want_loaded" ] || problems="$problems loaded:$loaded!=$want_loaded"
+	if [ "$7" = - ]; then
+		[ ! -s /tmp/load.log ] || problems="$problems log:unexpected-lines"
+	elif ! grep -Eq -- "$7" /tmp/load.log; then
+		problems="$problems log:no-line-matches:$7"
+	fi
+	if [ -z "$problems" ]; then
+		tap_result ok "$desc"
+	else
+		tap_result "not ok" "$desc"
+		echo "# mismatch:$problems"
+	fi
+	echo "# observed: errno=$errno taint=$taint loaded=$loaded modtaint=$modtaint"
+	sed 's/^/# log: /' /tmp/load.log
+}

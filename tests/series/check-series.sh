@@ -1,0 +1,74 @@
+#!/bin/bash
+# Usage: check-series.sh BUILD_DIR
+# Apply kernel/patches/series one patch at a time to a fresh copy of the
+# pristine tree (BUILD_DIR/src/step) and, after each patch, check in TAP:
+#  - scripts/checkpatch.pl --strict reports nothing;
+#  - the patch applies;
+#  - for each variant, the configuration still resolves and the
+#    directories the patch touches compile (the whole kernel and modules
+#    when the patch changes the kbuild scripts).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$(cd "$1" && pwd)
+pristine=$build/src/pristine
+step=$build/src/step
+configs=$top/kernel/configs
+n=0
+tap() {	# tap STATUS DESCRIPTION
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+show() {	# show FILE: the tail of a failed step's output, as TAP comments
+	tail -n 30 "$1" | sed 's/^/# /'
+}
+
+# Build targets that exercise what a patch changes.
+targets_for() {
+	local f dirs=()
+	for f in $("$top/kernel/build/patch-files.sh" "$1"); do
+		case $f in
+		scripts/Makefile.* | scripts/link-vmlinux.sh | Makefile)
+			echo "bzImage modules"
+			return ;;
+		include/* | Documentation/*) ;;
+		*) dirs+=("$(dirname "$f")/") ;;
+		esac
+	done
+	printf '%s\n' "${dirs[@]}" | sort -u | tr '\n' ' '
+}
+
+log=$build/tmp/series
+mkdir -p "$log"
+"$top/kernel/build/make-tree.sh" "$pristine" "$step"
+applied=yes
+while read -r name; do
+	patch=$top/kernel/patches/$name
+	(cd "$pristine" && ./scripts/checkpatch.pl --strict --quiet "$patch") > "$log/checkpatch.out" 2>&1
+	rc=$?
+	tap $rc "$name: checkpatch --strict is clean"
+	[[ $rc == 0 ]] || show "$log/checkpatch.out"
+
+	if [[ $applied == yes ]] && "$top/kernel/build/apply-patch.sh" "$step" "$patch" > "$log/apply.out" 2>&1; then
+		tap 0 "$name: applies on top of the patches before it"
+	else
+		tap 1 "$name: applies on top of the patches before it"
+		show "$log/apply.out"
+		applied=no
+		continue
+	fi
+
+	targets=$(targets_for "$patch")
+	for variant in sig nosig; do
+		{
+			"$top/kernel/build/configure.sh" "$step" "$step/obj-$variant" \
+				"$configs/base.config" "$configs/$variant.config" &&
+			make -s -C "$step" O="$step/obj-$variant" CC="${KERNEL_CC:-gcc}" \
+				-j"$(nproc)" $targets
+		} > "$log/build.out" 2>&1
+		rc=$?
+		tap $rc "$name: builds on its own ($variant: $targets)"
+		[[ $rc == 0 ]] || show "$log/build.out"
+	done
+done < "$top/kernel/patches/series"
+echo "1..$n"
