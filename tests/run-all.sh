@@ -23,6 +23,7 @@ suite() {	# suite NAME COMMAND...
 	echo "# suite $name took $((SECONDS - start)) s"
 }
 
+suite docs "$here/docs/check-notes.sh"
 suite unit env CMOCKA_MESSAGE_OUTPUT=TAP "$build/tools/test_modload"
 suite kconfig "$here/kconfig/check-kconfig.sh" "$build"
 suite series "$here/series/check-series.sh" "$build"

@@ -12,7 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 configs=$here/../configs
 tree=$(cd "$1" && pwd)
 variant=$2
-out=$3
+mkdir -p "$(dirname "$3")"
+out=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 obj=$tree/obj-$variant
 
 # Reproducible-build settings, the documented kbuild way: no build time,

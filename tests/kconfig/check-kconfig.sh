@@ -20,11 +20,16 @@ options() {	# the set options of a .config, sorted
 }
 
 for variant in sig nosig; do
-	diff=$(diff <(options "$src/pristine/obj-$variant/.config") \
-		<(options "$src/patched/obj-$variant/.config"))
-	[[ $diff == "> CONFIG_MODULE_INTEGRITY_POLICY=y" || ( $variant == nosig && -z $diff ) ]]
-	tap $? "$variant: patched .config differs from pristine only by MODULE_INTEGRITY_POLICY"
-	[[ -n $diff ]] && sed 's/^/# /' <<< "$diff"
+	pristine=$(options "$src/pristine/obj-$variant/.config")
+	patched=$(options "$src/patched/obj-$variant/.config")
+	removed=$(comm -23 <(echo "$pristine") <(echo "$patched"))
+	added=$(comm -13 <(echo "$pristine") <(echo "$patched"))
+	expected=
+	[[ $variant == sig ]] && expected=CONFIG_MODULE_INTEGRITY_POLICY=y
+	[[ -z $removed && $added == "$expected" ]]
+	tap $? "$variant: patched .config equals pristine${expected:+ plus $expected}"
+	sed -e 's/^/# only pristine: /' <<< "$removed" | grep -v ': $'
+	sed -e 's/^/# only patched: /' <<< "$added" | grep -v ': $'
 done
 
 # What "make olddefconfig" makes of nosig plus a request for lockdown.

@@ -16,7 +16,8 @@ for m in crc7-flipped.ko crc7.ko hello.ko; do
 	if [ "$errno" = OK ]; then
 		echo "  $m: loaded, kernel taint $taint"
 	else
-		echo "  $m: refused with $errno; kernel: $(tail -n 1 /tmp/load.log)"
+		why=$(tail -n 1 /tmp/load.log)
+		echo "  $m: refused with $errno; kernel log: ${why:-(nothing)}"
 	fi
 done
 GUEST

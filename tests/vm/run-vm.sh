@@ -27,13 +27,17 @@ cat "$base" "$kout/modules.cpio.gz" "$work/test.cpio.gz" > "$work/initrd"
 timeout "${VM_TIMEOUT:-120}" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$kout/bzImage" -initrd "$work/initrd" \
-	-append "console=ttyS0 panic=-1 loglevel=4 $*" \
+	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable $*" \
 	< /dev/null > "$console" 2>&1 || true
 
-if ! grep -q '^VMTEST-END rc=0' "$console"; then
+# The firmware's escape sequences may precede the begin marker on its line.
+guest_output() {
+	tr -d '\r' < "$console" | sed -n '/VMTEST-BEGIN$/,/^VMTEST-END/p' | sed '1d;$d'
+}
+if ! tr -d '\r' < "$console" | grep -q '^VMTEST-END rc=0$'; then
 	echo "# guest did not finish cleanly; console of $kout ($*):"
-	sed 's/^/#   /' "$console"
-	sed -n '/^VMTEST-BEGIN/,/^VMTEST-END/p' "$console" | sed '1d;$d'
+	tr -d '\r' < "$console" | sed 's/^/#   /'
+	guest_output
 	exit 1
 fi
-sed -n '/^VMTEST-BEGIN/,/^VMTEST-END/p' "$console" | sed '1d;$d' | tr -d '\r'
+guest_output
