@@ -22,7 +22,7 @@ OUT := $(B)/out
 TOOLS := $(B)/tools
 TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 
-VARIANTS := sig nosig
+VARIANTS := sig nosig hashes hashes+sig
 PRISTINE_VARIANTS := sig nosig
 PATCHES := $(addprefix kernel/patches/,$(shell cat kernel/patches/series))
 

@@ -2,7 +2,8 @@
 # Usage: build-base.sh MODLOAD OUTPUT.cpio.gz
 # The part of the test initramfs that does not depend on the kernel:
 # busybox, the real Debian clients (kmod's insmod/modprobe/modinfo/rmmod,
-# keyctl, evmctl) with their libraries, our static modload helper and /init.
+# keyctl, evmctl) with their libraries, our static modload helper, /init,
+# and the IMA policies of ima-policy/ in /etc/ima.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 modload=$1
@@ -18,5 +19,7 @@ done
 cp "$modload" "$root/bin/modload"
 cp "$here/init" "$root/init"
 cp "$here/vmtest.sh" "$root/bin/vmtest.sh"
+mkdir -p "$root/etc/ima"
+cp "$here/../ima-policy/"*.policy "$root/etc/ima/"
 "$here/pack-cpio.sh" "$root" "$output"
 rm -rf "$root"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Usage: build-modules.sh OUT OBJ
 # The kernel-specific part of the test initramfs for the kernel published
 # in OUT (see kernel/build/build-kernel.sh), whose build tree is OBJ.
@@ -9,7 +9,14 @@
 #   /mods/crc7.ko.xz           the same, compressed as kbuild would
 #   /mods/crc7.ko.zst
 #   /mods/crc7-flipped.ko      the same with one byte of .comment inverted
+#   /mods/crc7-junk.ko         the same with 64 bytes of junk appended
+#   /mods/crc7-truncated.ko    the same cut to half its size
+#   /mods/crc7-other.ko        crc7 built again, outside the kernel tree:
+#                              same name and code, not from this build
 #   /mods/hello.ko             an out-of-tree module, never signed
+#   /mods/hello-signed.ko      the same signed with the build's module key
+#   /mods/signing_key.x509     that key's certificate
+# (the last two only when the build has a module signing key).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -38,12 +45,30 @@ printf "$(printf '\\%03o' $(( 255 - byte )))" |
 	dd of="$root/mods/crc7-flipped.ko" bs=1 seek="$offset" conv=notrunc status=none
 cmp -s "$root/mods/crc7.ko" "$root/mods/crc7-flipped.ko" && { echo "$0: byte flip failed" >&2; exit 1; }
 
-hello=$out/hello.build
-rm -rf "$hello"
-cp -r "$top/tests/modules/hello" "$hello"
-make -s -C "$obj" M="$hello" CC="${KERNEL_CC:-gcc}" modules
-cp "$hello/hello.ko" "$root/mods/hello.ko"
-rm -rf "$hello"
+head -c 64 /dev/urandom | cat "$root/mods/crc7.ko" - > "$root/mods/crc7-junk.ko"
+size=$(stat -c %s "$root/mods/crc7.ko")
+head -c $((size / 2)) "$root/mods/crc7.ko" > "$root/mods/crc7-truncated.ko"
+
+# Out-of-tree builds against this kernel: our hello module, and crc7 again.
+external() {	# external NAME SOURCE -> $out/NAME.build/NAME.ko
+	local dir=$out/$1.build
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$2" "$dir/$1.c"
+	echo "obj-m := $1.o" > "$dir/Kbuild"
+	make -s -C "$obj" M="$dir" CC="${KERNEL_CC:-gcc}" modules
+}
+external hello "$top/tests/modules/hello/hello.c"
+cp "$out/hello.build/hello.ko" "$root/mods/hello.ko"
+external crc7 "$(dirname "$obj")/lib/crc7.c"
+cp "$out/crc7.build/crc7.ko" "$root/mods/crc7-other.ko"
+rm -rf "$out/hello.build" "$out/crc7.build"
+
+if [ -f "$obj/certs/signing_key.pem" ]; then
+	"$obj/scripts/sign-file" sha256 "$obj/certs/signing_key.pem" \
+		"$obj/certs/signing_key.x509" "$root/mods/hello.ko" "$root/mods/hello-signed.ko"
+	cp "$obj/certs/signing_key.x509" "$root/mods/signing_key.x509"
+fi
 
 "$here/pack-cpio.sh" "$root" "$out/modules.cpio.gz"
 rm -rf "$root"

@@ -15,6 +15,35 @@ tap_plan() {
 	echo "1..$tap_count"
 }
 
+# setup_mode STEPS: prepare an enforcement mode (see tests/vm/modes.tsv).
+# A step that fails stops the script: the harness then reports no result.
+setup_mode() {
+	for step in $(echo "$1" | tr ',' ' '); do
+		case $step in
+		-) ;;
+		policy=*)
+			if ! cat "/etc/ima/${step#policy=}" > /sys/kernel/security/ima/policy; then
+				echo "Bail out! IMA refused the policy ${step#policy=}"
+				dmesg | tail -n 5 | sed 's/^/# /'
+				exit 1
+			fi
+			;;
+		imacert)
+			if [ -f /mods/signing_key.x509 ] &&
+			   ! keyctl padd asymmetric "" %keyring:.ima < /mods/signing_key.x509 >/dev/null; then
+				echo "Bail out! the module signing certificate was not accepted on .ima"
+				exit 1
+			fi
+			;;
+		*)
+			echo "Bail out! unknown setup step $step"
+			exit 1
+			;;
+		esac
+	done
+	dmesg -c >/dev/null
+}
+
 # load_module PATH FILE
 # PATH is insmod or modprobe (the Debian kmod clients) or finit,
 # finit-compressed, init (the explicit syscalls of the modload helper).

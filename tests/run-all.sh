@@ -28,6 +28,7 @@ suite unit env CMOCKA_MESSAGE_OUTPUT=TAP "$build/tools/test_modload"
 suite kconfig "$here/kconfig/check-kconfig.sh" "$build"
 suite series "$here/series/check-series.sh" "$build"
 suite vm "$here/vm/run-verdicts.sh" "$build"
+suite allowlist "$here/vm/run-allowlist.sh" "$build"
 
 passed=$(cat "$results"/*.tap | grep -c '^ok')
 failed=$(cat "$results"/*.tap | grep -c '^not ok')

@@ -13,11 +13,12 @@ results=$build/test-results/verdicts
 rm -rf "$results"
 mkdir -p "$results"
 
-declare -A mode_args
-while IFS=$'\t' read -r name args; do
+declare -A mode_args mode_setup
+while IFS=$'\t' read -r name args setup; do
 	[[ -z $name || $name == \#* ]] && continue
 	mode_args[$name]=${args//,/ }
 	[[ $args == - ]] && mode_args[$name]=
+	mode_setup[$name]=$setup
 done < "$here/modes.tsv"
 
 # Expand the table into one job per load and kernel.
@@ -44,6 +45,7 @@ run_job() {
 	{
 		echo '#!/bin/sh'
 		echo '. /bin/vmtest.sh'
+		printf 'setup_mode %q\n' "${mode_setup[$mode]}"
 		printf 'check_load %q %q %q %q %q %q %q\n' \
 			"$kernel, $mode: $module via $path -> $errno taint $taint" \
 			"$path" "/mods/$module" "$errno" "$taint" "$modtaint" "$log"

@@ -6,7 +6,8 @@
 # serial console goes to CONSOLE_LOG; what the guest script printed (TAP)
 # goes to stdout.  Exits non-zero, after showing the console, when the
 # guest did not finish: a panic, a hang past $VM_TIMEOUT seconds (default
-# 120), or a script that exited non-zero.
+# 120), or a script that exited non-zero.  $VM_KERNEL boots another image
+# instead of KERNEL_OUT/bzImage (a vmlinux, through its PVH entry point).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 kout=$1
@@ -26,7 +27,7 @@ cat "$base" "$kout/modules.cpio.gz" "$work/test.cpio.gz" > "$work/initrd"
 # TCG only: /dev/kvm exists on these machines but hangs.
 timeout "${VM_TIMEOUT:-120}" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
 	-nographic -no-reboot -nodefaults -serial stdio \
-	-kernel "$kout/bzImage" -initrd "$work/initrd" \
+	-kernel "${VM_KERNEL:-$kout/bzImage}" -initrd "$work/initrd" \
 	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable $*" \
 	< /dev/null > "$console" 2>&1 || true
 

@@ -1,24 +1,22 @@
 #!/bin/bash
 # Usage: verdict-table.sh
-# Print verdicts.tsv as the Markdown table that NOTES.md shows (a test
-# checks that NOTES.md holds exactly this output).
+# Print modes.tsv and verdicts.tsv as the Markdown tables that NOTES.md
+# shows (tests/docs/check-notes.sh checks that NOTES.md holds exactly this).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-declare -A args
-while IFS=$'\t' read -r name arg; do
+echo "| mode | kernel command line | setup in the guest |"
+echo "| --- | --- | --- |"
+while IFS=$'\t' read -r name args setup; do
 	[[ -z $name || $name == \#* ]] && continue
-	args[$name]=$arg
+	[[ $args == - ]] && args=none || args="\`${args//,/ }\`"
+	[[ $setup == - ]] && setup=none || setup="\`${setup//,/ then }\`"
+	echo "| $name | $args | $setup |"
 done < "$here/modes.tsv"
-echo "| variant | mode | module | paths | errno | taint | module taint | kernel log |"
+echo
+echo "| variant | modes | module | paths | errno | taint | module taint | kernel log |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 while IFS=$'\t' read -r variant modes module paths errno taint modtaint log; do
 	[[ -z $variant || $variant == \#* ]] && continue
-	shown=
-	for m in ${modes//,/ }; do
-		a=${args[$m]}
-		[[ $a == - ]] && a=none || a="\`${a//,/ }\`"
-		shown+="${shown:+, }$a"
-	done
 	[[ $log == - ]] && log="(nothing)" || log="\`$log\`"
-	echo "| $variant | $shown | $module | ${paths//,/, } | $errno | $taint | $modtaint | $log |"
+	echo "| $variant | ${modes//,/, } | $module | ${paths//,/, } | $errno | $taint | $modtaint | $log |"
 done < "$here/verdicts.tsv"
