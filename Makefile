@@ -90,7 +90,14 @@ $(OUT)/%/bzImage: $(SRC)/patched.stamp kernel/configs/base.config kernel/configs
 
 MODLOAD_SRC := initramfs/modload/modload.c initramfs/modload/modload_lib.c
 
-tools: $(TOOLS)/modload
+tools: $(TOOLS)/modload $(TOOLS)/module-hashes
+
+# The allowlist generator, built from the very source the series adds: there
+# is one copy of it and of the format header, in kernel/patches.
+$(TOOLS)/module-hashes: $(SRC)/patched.stamp
+	@mkdir -p $(TOOLS)
+	gcc $(HOST_CFLAGS) -idirafter $(SRC)/patched/include/uapi -o $@ \
+		$(SRC)/patched/scripts/module-hashes.c -lcrypto -lpthread
 
 $(TOOLS)/modload: $(MODLOAD_SRC) initramfs/modload/modload_lib.h | $(B)/deps.stamp
 	@mkdir -p $(TOOLS)

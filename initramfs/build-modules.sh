@@ -9,6 +9,7 @@
 #   /mods/crc7.ko.xz           the same, compressed as kbuild would
 #   /mods/crc7.ko.zst
 #   /mods/crc7-flipped.ko      the same with one byte of .comment inverted
+#   /mods/crc7-stripped.ko     crc7 as INSTALL_MOD_STRIP=1 installs it
 #   /mods/crc7-junk.ko         the same with 64 bytes of junk appended
 #   /mods/crc7-truncated.ko    the same cut to half its size
 #   /mods/crc7-other.ko        crc7 built again, outside the kernel tree:
@@ -16,7 +17,7 @@
 #   /mods/hello.ko             an out-of-tree module, never signed
 #   /mods/hello-signed.ko      the same signed with the build's module key
 #   /mods/signing_key.x509     that key's certificate
-# (the last two only when the build has a module signing key).
+# (the last two only for kernels with CONFIG_MODULE_SIG).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -45,6 +46,12 @@ printf "$(printf '\\%03o' $(( 255 - byte )))" |
 	dd of="$root/mods/crc7-flipped.ko" bs=1 seek="$offset" conv=notrunc status=none
 cmp -s "$root/mods/crc7.ko" "$root/mods/crc7-flipped.ko" && { echo "$0: byte flip failed" >&2; exit 1; }
 
+# What "make modules_install INSTALL_MOD_STRIP=1" installs.
+make -s -C "$obj" CC="${KERNEL_CC:-gcc}" INSTALL_MOD_PATH="$out/strip.tmp" \
+	INSTALL_MOD_STRIP=1 modules_install >/dev/null
+cp "$(find "$out/strip.tmp" -name crc7.ko)" "$root/mods/crc7-stripped.ko"
+rm -rf "$out/strip.tmp"
+
 head -c 64 /dev/urandom | cat "$root/mods/crc7.ko" - > "$root/mods/crc7-junk.ko"
 size=$(stat -c %s "$root/mods/crc7.ko")
 head -c $((size / 2)) "$root/mods/crc7.ko" > "$root/mods/crc7-truncated.ko"
@@ -64,7 +71,7 @@ external crc7 "$(dirname "$obj")/lib/crc7.c"
 cp "$out/crc7.build/crc7.ko" "$root/mods/crc7-other.ko"
 rm -rf "$out/hello.build" "$out/crc7.build"
 
-if [ -f "$obj/certs/signing_key.pem" ]; then
+if grep -q "^CONFIG_MODULE_SIG=y" "$out/config"; then
 	"$obj/scripts/sign-file" sha256 "$obj/certs/signing_key.pem" \
 		"$obj/certs/signing_key.x509" "$root/mods/hello.ko" "$root/mods/hello-signed.ko"
 	cp "$obj/certs/signing_key.x509" "$root/mods/signing_key.x509"

@@ -29,9 +29,13 @@ setup_mode() {
 			fi
 			;;
 		imacert)
-			if [ -f /mods/signing_key.x509 ] &&
-			   ! keyctl padd asymmetric "" %keyring:.ima < /mods/signing_key.x509 >/dev/null; then
-				echo "Bail out! the module signing certificate was not accepted on .ima"
+			# Without CONFIG_INTEGRITY_TRUSTED_KEYRING, IMA verifies with
+			# the keys of a "_ima" keyring the loading process can find.
+			if [ -f /mods/signing_key.x509 ] && ! {
+				ring=$(keyctl newring _ima @u) &&
+				evmctl import /mods/signing_key.x509 "$ring" >/dev/null
+			}; then
+				echo "Bail out! evmctl could not import the module signing certificate"
 				exit 1
 			fi
 			;;
@@ -52,7 +56,14 @@ setup_mode() {
 # "-" for none or not loaded) and leaves the kernel log lines the load
 # produced in /tmp/load.log.
 load_module() {
-	name=$(/sbin/modinfo -F name "$2")
+	# The module's own name; from the file name when modinfo cannot read it
+	# (a truncated module).
+	name=$(/sbin/modinfo -F name "$2" 2>/dev/null)
+	if [ -z "$name" ]; then
+		name=${2##*/}
+		name=${name%%.*}
+		name=${name%%-*}
+	fi
 	dmesg -c >/dev/null
 	case $1 in
 	insmod | modprobe)

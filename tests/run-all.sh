@@ -26,6 +26,7 @@ suite() {	# suite NAME COMMAND...
 suite docs "$here/docs/check-notes.sh"
 suite unit env CMOCKA_MESSAGE_OUTPUT=TAP "$build/tools/test_modload"
 suite kconfig "$here/kconfig/check-kconfig.sh" "$build"
+suite generator "$here/generator/check-generator.sh" "$build"
 suite series "$here/series/check-series.sh" "$build"
 suite vm "$here/vm/run-verdicts.sh" "$build"
 suite allowlist "$here/vm/run-allowlist.sh" "$build"

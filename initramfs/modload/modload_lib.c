@@ -181,12 +181,30 @@ const char *modload_errno_name(int err, char *buf, size_t len)
 }
 
 /* Errno name whose strerror() text is exactly msg[0..len), or NULL. */
+/*
+ * kmod's insmod and modprobe replace strerror() for a few errnos with texts
+ * of their own (mod_strerror() in kmod 30).
+ */
+static const struct {
+	const char *text;
+	const char *name;
+} kmod_texts[] = {
+	{ "Invalid module format", "ENOEXEC" },
+	{ "Unknown symbol in module", "ENOENT" },
+	{ "Module has wrong symbol version", "ESRCH" },
+	{ "Invalid parameters", "EINVAL" },
+};
+
 static const char *lookup_text(const char *msg, size_t len)
 {
 	size_t i;
 
 	if (len == 0)
 		return NULL;
+	for (i = 0; i < ARRAY_SIZE(kmod_texts); i++)
+		if (strlen(kmod_texts[i].text) == len &&
+		    memcmp(kmod_texts[i].text, msg, len) == 0)
+			return kmod_texts[i].name;
 	for (i = 0; i < ARRAY_SIZE(errno_table); i++) {
 		const char *text = strerror(errno_table[i].value);
 

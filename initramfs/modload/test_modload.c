@@ -121,6 +121,10 @@ static void test_errname_literal_messages(void **state)
 	assert_string_equal(
 		modload_errname_from_message("Operation not permitted"),
 		"EPERM");
+	/* kmod's own wording for ENOEXEC, as insmod prints it. */
+	assert_string_equal(
+		modload_errname_from_message("insmod: ERROR: could not insert module /mods/x.ko: Invalid module format"),
+		"ENOEXEC");
 	/* Trailing newline from a captured line is ignored. */
 	assert_string_equal(
 		modload_errname_from_message("Required key not available\n"),

@@ -28,10 +28,10 @@ targets_for() {
 	local f dirs=()
 	for f in $("$top/kernel/build/patch-files.sh" "$1"); do
 		case $f in
-		scripts/Makefile.* | scripts/link-vmlinux.sh | Makefile)
+		scripts/Makefile* | scripts/link-vmlinux.sh | scripts/module-hashes* | Makefile)
 			echo "bzImage modules"
 			return ;;
-		include/* | Documentation/*) ;;
+		include/* | Documentation/* | MAINTAINERS) ;;
 		*) dirs+=("$(dirname "$f")/") ;;
 		esac
 	done
@@ -59,7 +59,10 @@ while read -r name; do
 	fi
 
 	targets=$(targets_for "$patch")
-	for variant in sig nosig; do
+	# The hashes variant exists from the patch that adds its option on.
+	variants="sig nosig"
+	grep -q '^config MODULE_HASHES$' "$step/kernel/module/Kconfig" && variants="$variants hashes"
+	for variant in $variants; do
 		{
 			"$top/kernel/build/configure.sh" "$step" "$step/obj-$variant" \
 				"$configs/base.config" "$configs/$variant.config" &&

@@ -29,6 +29,8 @@ while IFS=$'\t' read -r variant modes module paths errno taint modtaint log; do
 		[[ -v mode_args[$mode] ]] || { echo "Bail out! unknown mode $mode in verdicts.tsv" ; exit 1; }
 		for path in ${paths//,/ }; do
 			id="$variant $mode $module $path"
+			# VM_ONLY=ERE runs only the loads whose id matches (development).
+			[[ -z ${VM_ONLY-} || $id =~ $VM_ONLY ]] || continue
 			for kernel in "$variant" "pristine-$variant"; do
 				[[ -f $build/out/$kernel/bzImage ]] || continue
 				loads+=("$(printf "%s\x1f" "$kernel" "$mode" "$module" "$path" "$errno" "$taint" "$modtaint" "$log")$id")

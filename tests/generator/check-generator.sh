@@ -1,0 +1,74 @@
+#!/bin/bash
+# Usage: check-generator.sh BUILD_DIR
+# The allowlist generator (scripts/module-hashes.c of the patched tree,
+# built as BUILD_DIR/tools/module-hashes) and its use by kbuild, in TAP.
+set -uo pipefail
+build=$(cd "$1" && pwd)
+gen=$build/tools/module-hashes
+obj=$build/src/patched/obj-hashes
+work=$build/tmp/generator
+rm -rf "$work"
+mkdir -p "$work/tree/a" "$work/tree/b"
+n=0
+tap() {	# tap STATUS DESCRIPTION
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+hexlist() {	# hexlist LIST: the digests of a list file, one hex line each
+	tail -c +21 "$1" | od -An -v -tx1 | tr -d ' \n' | fold -w64
+	echo
+}
+
+cd "$work/tree"
+cp "$obj/lib/crc7.ko" a/x.ko
+cp "$obj/lib/crc8.ko" b/y.ko
+printf 'a/x.o\nb/y.o\n' > modules.order
+strip --strip-debug -o "$work/x.stripped" a/x.ko
+strip --strip-debug -o "$work/y.stripped" b/y.ko
+
+"$gen" -a sha256 -s strip -o "$work/list" modules.order
+tap $? "hashes a modules.order"
+expected=$(sha256sum a/x.ko b/y.ko "$work/x.stripped" "$work/y.stripped" | cut -d' ' -f1 | sort -u)
+[[ $(hexlist "$work/list" | sed '/^$/d') == "$expected" ]]
+tap $? "digests are the sorted, unique sha256 of each module as built and debug-stripped"
+header=$(head -c 20 "$work/list" | od -An -v -tx1 | tr -d ' \n')
+count=$(printf '%08x' "$(echo "$expected" | wc -l)")
+le_count=${count:6:2}${count:4:2}${count:2:2}${count:0:2}
+[[ $header == 4b4d4f4448415348010004002000000"0"$le_count ]]
+tap $? "header: KMODHASH, version 1, HASH_ALGO_SHA256, 32-byte digests, count"
+
+"$gen" -j 1 -a sha256 -s strip -o "$work/list1" modules.order &&
+	"$gen" -j 8 -a sha256 -s strip -o "$work/list8" modules.order &&
+	cmp -s "$work/list1" "$work/list8"
+tap $? "the output does not depend on the number of threads"
+
+"$gen" -a sha512 -o "$work/list512" modules.order &&
+	[[ $(hexlist "$work/list512" | sed '/^$/d' | fold -w128) == "$(sha512sum a/x.ko b/y.ko | cut -d' ' -f1 | sort)" ]] &&
+	[[ $(od -An -tu2 -j10 -N4 "$work/list512" | tr -s ' ') == " 6 64" ]]
+tap $? "sha512: HASH_ALGO_SHA512 (6), 64-byte digests"
+
+: > "$work/empty.order"
+"$gen" -a sha256 -o "$work/empty" "$work/empty.order" 2> "$work/empty.err" &&
+	[[ $(stat -c %s "$work/empty") == 20 && ! -s $work/empty.err ]]
+tap $? "an empty modules.order gives a valid empty list, silently"
+
+printf 'a/x.o\nc/missing.o\n' > "$work/missing.order"
+cp "$work/list" "$work/kept"
+"$gen" -a sha256 -o "$work/kept" "$work/missing.order" 2> "$work/missing.err"
+rc=$?
+[[ $rc == 1 ]] && grep -q 'c/missing.ko' "$work/missing.err" && cmp -s "$work/list" "$work/kept" &&
+	[[ -z $(find "$work" -name 'kept.tmp*') ]]
+tap $? "a missing module: exit 1 naming it, the old output untouched, no temporary left"
+sed 's/^/# /' "$work/missing.err"
+
+"$gen" -a md5 -o "$work/md5" modules.order 2>/dev/null
+[[ $? == 2 && ! -e $work/md5 ]]
+tap $? "an unknown algorithm is a usage error (exit 2), nothing written"
+
+# kbuild: an incremental rebuild restores a removed module and the list.
+cp "$obj/.module-hashes.bin" "$work/before.bin"
+rm "$obj/lib/crc7.ko"
+make -s -C "$build/src/patched" O="$obj" CC="${KERNEL_CC:-gcc}" -j"$(nproc)" bzImage modules > "$work/make.out" 2>&1
+[[ -f $obj/lib/crc7.ko ]] && cmp -s "$work/before.bin" "$obj/.module-hashes.bin"
+tap $? "kbuild: rm lib/crc7.ko; make rebuilds it and the same list"
+echo "1..$n"
