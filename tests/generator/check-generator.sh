@@ -14,8 +14,8 @@ tap() {	# tap STATUS DESCRIPTION
 	n=$((n + 1))
 	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
-hexlist() {	# hexlist LIST: the digests of a list file, one hex line each
-	tail -c +21 "$1" | od -An -v -tx1 | tr -d ' \n' | fold -w64
+hexlist() {	# hexlist LIST [HEXCHARS]: the digests of a list file, one a line
+	tail -c +21 "$1" | od -An -v -tx1 | tr -d ' \n' | fold -w"${2:-64}"
 	echo
 }
 
@@ -43,7 +43,7 @@ tap $? "header: KMODHASH, version 1, HASH_ALGO_SHA256, 32-byte digests, count"
 tap $? "the output does not depend on the number of threads"
 
 "$gen" -a sha512 -o "$work/list512" modules.order &&
-	[[ $(hexlist "$work/list512" | sed '/^$/d' | fold -w128) == "$(sha512sum a/x.ko b/y.ko | cut -d' ' -f1 | sort)" ]] &&
+	[[ $(hexlist "$work/list512" 128 | sed '/^$/d') == "$(sha512sum a/x.ko b/y.ko | cut -d' ' -f1 | sort)" ]] &&
 	[[ $(od -An -tu2 -j10 -N4 "$work/list512" | tr -s ' ') == " 6 64" ]]
 tap $? "sha512: HASH_ALGO_SHA512 (6), 64-byte digests"
 
