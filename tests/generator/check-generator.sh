@@ -9,11 +9,7 @@ obj=$build/src/patched/obj-hashes
 work=$build/tmp/generator
 rm -rf "$work"
 mkdir -p "$work/tree/a" "$work/tree/b"
-n=0
-tap() {	# tap STATUS DESCRIPTION
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$(dirname "$0")/../lib/tap.sh"
 hexlist() {	# hexlist LIST [HEXCHARS]: the digests of a list file, one a line
 	tail -c +21 "$1" | od -An -v -tx1 | tr -d ' \n' | fold -w"${2:-64}"
 	echo
@@ -71,4 +67,4 @@ rm "$obj/lib/crc7.ko"
 make -s -C "$build/src/patched" O="$obj" CC="${KERNEL_CC:-gcc}" -j"$(nproc)" bzImage modules > "$work/make.out" 2>&1
 [[ -f $obj/lib/crc7.ko ]] && cmp -s "$work/before.bin" "$obj/.module-hashes.bin"
 tap $? "kbuild: rm lib/crc7.ko; make rebuilds it and the same list"
-echo "1..$n"
+tap_done

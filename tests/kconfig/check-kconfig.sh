@@ -10,11 +10,7 @@
 set -uo pipefail
 build=$(cd "$1" && pwd)
 src=$build/src
-n=0
-tap() {	# tap OK? DESCRIPTION
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$(dirname "$0")/../lib/tap.sh"
 options() {	# the set options of a .config, sorted
 	grep -E '^CONFIG_' "$1" | sort
 }
@@ -49,4 +45,4 @@ tap $? "patched nosig: lockdown cannot be selected without a module integrity me
 pristine=$(lockdown_request pristine)
 grep -q '^CONFIG_SECURITY_LOCKDOWN_LSM=y' <<< "$pristine" && grep -q '^CONFIG_MODULE_SIG=y' <<< "$pristine"
 tap $? "pristine nosig: selecting lockdown forces MODULE_SIG on (the behaviour patch 5 removes)"
-echo "1..$n"
+tap_done

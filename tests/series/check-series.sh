@@ -14,11 +14,7 @@ build=$(cd "$1" && pwd)
 pristine=$build/src/pristine
 step=$build/src/step
 configs=$top/kernel/configs
-n=0
-tap() {	# tap STATUS DESCRIPTION
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$here/../lib/tap.sh"
 show() {	# show FILE: the tail of a failed step's output, as TAP comments
 	tail -n 30 "$1" | sed 's/^/# /'
 }
@@ -74,4 +70,4 @@ while read -r name; do
 		[[ $rc == 0 ]] || show "$log/build.out"
 	done
 done < "$top/kernel/patches/series"
-echo "1..$n"
+tap_done

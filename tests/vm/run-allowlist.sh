@@ -18,11 +18,7 @@ bin=$build/src/patched/obj-hashes/.module-hashes.bin
 work=$build/test-results/allowlist
 rm -rf "$work"
 mkdir -p "$work"
-n=0
-tap() {	# tap STATUS DESCRIPTION
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
-}
+. "$here/../lib/tap.sh"
 
 # The list as securityfs should show it, computed on the host.
 count=$(od -An -tu4 -j16 -N4 "$bin" | tr -d ' ')
@@ -135,4 +131,4 @@ out=$(VM_KERNEL=$work/vmlinux-control guest control module.sig_enforce=1)
 grep -q "^BOOTLOG .*module allowlist: $count sha256 digests" <<< "$out" && grep -q '^LOAD-OK$' <<< "$out"
 tap $? "undamaged vmlinux booted the same way: list accepted, allowlisted module loads"
 rm -f "$work/vmlinux-control"
-echo "1..$n"
+tap_done
