@@ -10,10 +10,7 @@ work=$build/tmp/generator
 rm -rf "$work"
 mkdir -p "$work/tree/a" "$work/tree/b"
 . "$(dirname "$0")/../lib/tap.sh"
-hexlist() {	# hexlist LIST [HEXCHARS]: the digests of a list file, one a line
-	tail -c +21 "$1" | od -An -v -tx1 | tr -d ' \n' | fold -w"${2:-64}"
-	echo
-}
+. "$(dirname "$0")/../lib/allowlist.sh"
 
 cd "$work/tree"
 cp "$obj/lib/crc7.ko" a/x.ko
@@ -25,7 +22,7 @@ strip --strip-debug -o "$work/y.stripped" b/y.ko
 "$gen" -a sha256 -s strip -o "$work/list" modules.order
 tap $? "hashes a modules.order"
 expected=$(sha256sum a/x.ko b/y.ko "$work/x.stripped" "$work/y.stripped" | cut -d' ' -f1 | sort -u)
-[[ $(hexlist "$work/list" | sed '/^$/d') == "$expected" ]]
+[[ $(list_digests "$work/list") == "$expected" ]]
 tap $? "digests are the sorted, unique sha256 of each module as built and debug-stripped"
 header=$(head -c 20 "$work/list" | od -An -v -tx1 | tr -d ' \n')
 count=$(printf '%08x' "$(echo "$expected" | wc -l)")
@@ -39,7 +36,7 @@ tap $? "header: KMODHASH, version 1, HASH_ALGO_SHA256, 32-byte digests, count"
 tap $? "the output does not depend on the number of threads"
 
 "$gen" -a sha512 -o "$work/list512" modules.order &&
-	[[ $(hexlist "$work/list512" 128 | sed '/^$/d') == "$(sha512sum a/x.ko b/y.ko | cut -d' ' -f1 | sort)" ]] &&
+	[[ $(list_digests "$work/list512" 128) == "$(sha512sum a/x.ko b/y.ko | cut -d' ' -f1 | sort)" ]] &&
 	[[ $(od -An -tu2 -j10 -N4 "$work/list512" | tr -s ' ') == " 6 64" ]]
 tap $? "sha512: HASH_ALGO_SHA512 (6), 64-byte digests"
 

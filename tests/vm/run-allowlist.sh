@@ -19,15 +19,13 @@ work=$build/test-results/allowlist
 rm -rf "$work"
 mkdir -p "$work"
 . "$here/../lib/tap.sh"
+. "$here/../lib/allowlist.sh"
 
 # The list as securityfs should show it, computed on the host.
 count=$(od -An -tu4 -j16 -N4 "$bin" | tr -d ' ')
 {
 	echo "# module allowlist version 1, sha256, $count digests"
-	hex=$(tail -c +21 "$bin" | od -An -v -tx1 | tr -d ' \n')
-	for ((i = 0; i < ${#hex}; i += 64)); do
-		echo "sha256:${hex:i:64}"
-	done
+	list_digests "$bin" | sed 's/^/sha256:/'
 } > "$work/expected"
 list_sha=$(sha256sum < "$bin" | cut -d' ' -f1)
 
