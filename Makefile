@@ -5,6 +5,8 @@
 #                 which module loaded and which was refused
 #   make check    everything above, the pristine (unpatched) builds, and
 #                 all tests; ends with "N passed, N failed"
+#   make repro    build hashes and btf from scratch, build them and sig a
+#                 second time elsewhere, compare byte for byte, boot
 #   make clean    remove build/
 #
 # Paths (see README.md): build/src/{pristine,patched} are the source trees,
@@ -22,13 +24,17 @@ OUT := $(B)/out
 TOOLS := $(B)/tools
 TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 
-VARIANTS := sig nosig hashes hashes+sig
+VARIANTS := sig nosig hashes hashes+sig btf
 PRISTINE_VARIANTS := sig nosig
 PATCHES := $(addprefix kernel/patches/,$(shell cat kernel/patches/series))
 
-# Ordinary builds go through ccache; reproducibility checks override this.
+# Ordinary builds go through ccache, but the variants whose builds must be
+# reproducible compile for real: tests/repro compares them byte for byte
+# with a second build from scratch, and ccache could hide a compiler that
+# does not give the same bytes twice.
 KERNEL_CC ?= ccache gcc
 export KERNEL_CC
+REPRO_VARIANTS := hashes btf
 
 # Debian packages the build, the tools and the tests need.
 PACKAGES := linux-source-6.12 build-essential bc bison flex perl patch \
@@ -41,7 +47,7 @@ HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 # The build directory of a published kernel name.
 objdir = $(if $(filter pristine-%,$(1)),$(SRC)/pristine/obj-$(1:pristine-%=%),$(SRC)/patched/obj-$(1))
 
-.PHONY: all check kernels pristine-kernels initramfs tools deps demo clean
+.PHONY: all check repro kernels pristine-kernels initramfs tools deps demo clean
 
 all: kernels initramfs tools $(B)/demo.txt
 	@cat $(B)/demo.txt
@@ -86,6 +92,11 @@ $(OUT)/pristine-%/bzImage: $(SRC)/pristine.stamp kernel/configs/base.config kern
 $(OUT)/%/bzImage: $(SRC)/patched.stamp kernel/configs/base.config kernel/configs/%.config
 	kernel/build/build-kernel.sh $(SRC)/patched $* $(OUT)/$*
 
+# Fragments a variant extends (kernel/build/fragments.sh)
+$(OUT)/btf/bzImage: kernel/configs/hashes.config
+
+$(REPRO_VARIANTS:%=$(OUT)/%/bzImage): KERNEL_CC := gcc
+
 # --- tools and initramfs ----------------------------------------------
 
 MODLOAD_SRC := initramfs/modload/modload.c initramfs/modload/modload_lib.c
@@ -124,6 +135,13 @@ $(B)/demo.txt: $(B)/initramfs/base.cpio.gz $(OUT)/sig/modules.cpio.gz tests/vm/d
 
 check: all pristine-kernels $(PRISTINE_VARIANTS:%=$(OUT)/pristine-%/modules.cpio.gz) $(TOOLS)/test_modload
 	tests/run-all.sh $(B)
+
+# Build the reproducible variants from scratch, build them once more
+# elsewhere and compare (tests/repro/check-repro.sh); sig for contrast.
+repro: $(B)/initramfs/base.cpio.gz $(OUT)/sig/bzImage
+	rm -rf $(REPRO_VARIANTS:%=$(SRC)/patched/obj-%) $(REPRO_VARIANTS:%=$(OUT)/%)
+	$(MAKE) $(REPRO_VARIANTS:%=$(OUT)/%/bzImage)
+	tests/run-all.sh $(B) repro
 
 clean:
 	rm -rf $(B)

@@ -9,6 +9,7 @@
 #   /mods/crc7.ko.xz           the same, compressed as kbuild would
 #   /mods/crc7.ko.zst
 #   /mods/crc7-flipped.ko      the same with one byte of .comment inverted
+#   /mods/crc7-flipped.ko.xz   that, compressed
 #   /mods/crc7-stripped.ko     crc7 as INSTALL_MOD_STRIP=1 installs it
 #   /mods/crc7-junk.ko         the same with 64 bytes of junk appended
 #   /mods/crc7-truncated.ko    the same cut to half its size
@@ -29,9 +30,18 @@ rm -rf "$root"
 mkdir -p "$root/lib" "$root/mods"
 cp -a "$out/modules/lib/modules" "$root/lib/"
 
-installed=$(find "$root/lib/modules/$release" -name crc7.ko)
-[ -n "$installed" ] || { echo "$0: no crc7.ko installed in $out" >&2; exit 1; }
-cp "$installed" "$root/mods/crc7.ko"
+# installed_crc7 INSTALL_DIR DEST: copy crc7.ko as installed in
+# INSTALL_DIR, decompressed when the kernel compresses all modules.
+installed_crc7() {
+	installed=$(find "$1" -name 'crc7.ko*')
+	case $installed in
+	*/crc7.ko) cp "$installed" "$2" ;;
+	*/crc7.ko.xz) xz -dc "$installed" > "$2" ;;
+	*/crc7.ko.zst) zstd -qdc "$installed" > "$2" ;;
+	*) echo "$0: no crc7.ko installed in $1" >&2; exit 1 ;;
+	esac
+}
+installed_crc7 "$root/lib/modules/$release" "$root/mods/crc7.ko"
 xz --check=crc32 --lzma2=dict=1MiB -c "$root/mods/crc7.ko" > "$root/mods/crc7.ko.xz"
 zstd -q -19 -c "$root/mods/crc7.ko" > "$root/mods/crc7.ko.zst"
 
@@ -45,12 +55,10 @@ byte=$(od -An -tu1 -j "$offset" -N1 "$root/mods/crc7.ko" | tr -d ' ')
 printf "$(printf '\\%03o' $(( 255 - byte )))" |
 	dd of="$root/mods/crc7-flipped.ko" bs=1 seek="$offset" conv=notrunc status=none
 cmp -s "$root/mods/crc7.ko" "$root/mods/crc7-flipped.ko" && { echo "$0: byte flip failed" >&2; exit 1; }
+xz --check=crc32 --lzma2=dict=1MiB -c "$root/mods/crc7-flipped.ko" > "$root/mods/crc7-flipped.ko.xz"
 
 # What "make modules_install INSTALL_MOD_STRIP=1" installs.
-make -s -C "$obj" CC="${KERNEL_CC:-gcc}" INSTALL_MOD_PATH="$out/strip.tmp" \
-	INSTALL_MOD_STRIP=1 modules_install >/dev/null
-cp "$(find "$out/strip.tmp" -name crc7.ko)" "$root/mods/crc7-stripped.ko"
-rm -rf "$out/strip.tmp"
+installed_crc7 "$out/modules-stripped" "$root/mods/crc7-stripped.ko"
 
 head -c 64 /dev/urandom | cat "$root/mods/crc7.ko" - > "$root/mods/crc7-junk.ko"
 size=$(stat -c %s "$root/mods/crc7.ko")

@@ -35,4 +35,7 @@ for p in "$@"; do
 	"$here/apply-patch.sh" "$dest" "$p"
 done
 [ $# -eq 0 ] || "$here/patch-files.sh" "$@" > "$dest/.patched-files"
+# The date of the source, for reproducible builds: the pristine top
+# Makefile keeps the mtime it has in the tarball.
+stat -c %Y "$pristine/Makefile" > "$dest/.source-date-epoch"
 trap - EXIT

@@ -13,7 +13,6 @@ top=$(cd "$here/../.." && pwd)
 build=$(cd "$1" && pwd)
 pristine=$build/src/pristine
 step=$build/src/step
-configs=$top/kernel/configs
 . "$here/../lib/tap.sh"
 show() {	# show FILE: the tail of a failed step's output, as TAP comments
 	tail -n 30 "$1" | sed 's/^/# /'
@@ -60,8 +59,9 @@ while read -r name; do
 	grep -q '^config MODULE_HASHES$' "$step/kernel/module/Kconfig" && variants="$variants hashes"
 	for variant in $variants; do
 		{
+			# shellcheck disable=SC2046 # one path per line, no spaces
 			"$top/kernel/build/configure.sh" "$step" "$step/obj-$variant" \
-				"$configs/base.config" "$configs/$variant.config" &&
+				$("$top/kernel/build/fragments.sh" "$variant") &&
 			make -s -C "$step" O="$step/obj-$variant" CC="${KERNEL_CC:-gcc}" \
 				-j"$(nproc)" $targets
 		} > "$log/build.out" 2>&1

@@ -1,0 +1,157 @@
+#!/bin/bash
+# Usage: check-repro.sh BUILD_DIR [VARIANT...]   (default: hashes btf sig)
+# Reproducibility of the published kernels, in TAP.  For each variant the
+# regular build BUILD_DIR/out/VARIANT is built a second time from scratch,
+# without ccache, from another copy of the patched source in another
+# directory (BUILD_DIR/repro/VARIANT/linux), later, then both are compared
+# byte for byte by compare-builds.sh (report in
+# BUILD_DIR/test-results/repro/VARIANT.report):
+#  - hashes, btf: everything identical, the first build compiled without
+#    ccache too; then the second build boots with lockdown=integrity, loads
+#    an allowlisted module and refuses a tampered one (btf: and the loaded
+#    module's BTF shows in /sys/kernel/btf);
+#  - sig (MODULE_SIG_ALL with the build's own key): vmlinux, bzImage and
+#    every module differ, and why: each module is identical once its
+#    appended signature is cut off, and vmlinux differs only in the
+#    section holding the built-in certificate list.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$(cd "$1" && pwd)
+shift
+variants=${*:-hashes btf sig}
+results=$build/test-results/repro
+mkdir -p "$results"
+. "$here/../lib/tap.sh"
+
+second_build() {	# second_build VARIANT: build it again in BUILD_DIR/repro
+	local dir=$build/repro/$1
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	# shellcheck disable=SC2046 # patch file names have no spaces
+	"$top/kernel/build/make-tree.sh" "$build/src/pristine" "$dir/linux" \
+		$(sed "s|^|$top/kernel/patches/|" "$top/kernel/patches/series") &&
+	KERNEL_CC=gcc "$top/kernel/build/build-kernel.sh" "$dir/linux" "$1" "$dir/out"
+}
+
+unsigned() {	# unsigned MODULE: the module without its appended signature
+	local size magic siglen
+	size=$(stat -c %s "$1")
+	magic=$(tail -c 28 "$1")
+	if [[ $magic != "~Module signature appended~" ]]; then
+		cat "$1"
+		return
+	fi
+	# struct module_signature (12 bytes) ends with sig_len, big endian
+	siglen=$(tail -c 32 "$1" | head -c 4 | od -An -tu1 | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+	head -c $((size - 28 - 12 - siglen)) "$1"
+}
+
+differing_sections() {	# differing_sections ELF_A ELF_B: sections with a difference
+	local offsets
+	offsets=$(cmp -l "$1" "$2" | awk '{ print $1 - 1 }')
+	readelf -S -W "$1" | awk -v list="$offsets" '
+		BEGIN { n = split(list, off, "\n") }
+		/^ *\[ *[0-9]+\]/ {
+			sub(/^ *\[ *[0-9]+\] */, "")
+			if ($2 == "NOBITS") next
+			start = strtonum("0x" $4); size = strtonum("0x" $5)
+			for (i = 1; i <= n; i++)
+				if (off[i] >= start && off[i] < start + size) { print $1; break }
+		}'
+}
+
+section_of_symbol() {	# section_of_symbol ELF SYMBOL
+	local addr
+	addr=$(nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }')
+	readelf -S -W "$1" | awk -v a="$addr" '
+		/^ *\[ *[0-9]+\]/ {
+			sub(/^ *\[ *[0-9]+\] */, "")
+			start = strtonum("0x" $3); size = strtonum("0x" $5)
+			if (a != "" && strtonum("0x" a) >= start && strtonum("0x" a) < start + size) { print $1; exit }
+		}'
+}
+
+boot_check() {	# boot_check VARIANT OUT: load crc7 and a tampered crc7
+	local v=$1 out=$2
+	local initramfs_log=$results/$v.initramfs.log
+	if ! "$top/initramfs/build-modules.sh" "$out" "$build/repro/$v/linux/obj-$v" > "$initramfs_log" 2>&1; then
+		tap 1 "$v: test initramfs for the second build"
+		sed 's/^/# /' "$initramfs_log"
+		return
+	fi
+	cat > "$results/$v.guest.sh" <<'GUEST'
+#!/bin/sh
+. /bin/vmtest.sh
+check_load "allowlisted crc7.ko loads under lockdown" finit /mods/crc7.ko OK 0 - -
+if [ -d /sys/kernel/btf ]; then
+	if [ -f /sys/kernel/btf/vmlinux ] && [ -f /sys/kernel/btf/crc7 ]; then
+		tap_result ok "the BTF of vmlinux and of crc7 is in /sys/kernel/btf"
+	else
+		tap_result "not ok" "the BTF of vmlinux and of crc7 is in /sys/kernel/btf"
+		ls /sys/kernel/btf | sed 's/^/# /'
+	fi
+fi
+check_load "tampered crc7-flipped.ko is refused under lockdown" finit /mods/crc7-flipped.ko \
+	EPERM 0 - 'Lockdown: [a-z]+: unsigned module loading is restricted'
+tap_plan
+GUEST
+	"$top/tests/vm/run-vm.sh" "$out" "$build/initramfs/base.cpio.gz" "$results/$v.guest.sh" \
+		"$results/$v.console" lockdown=integrity > "$results/$v.boot" 2>&1
+	local rc=$?
+	while read -r line; do
+		desc=${line#* - }
+		case $line in
+		ok*) tap 0 "$v, second build booted: $desc" ;;
+		*) tap 1 "$v, second build booted: $desc" ;;
+		esac
+	done < <(grep -E '^(not )?ok [0-9]+ - ' "$results/$v.boot")
+	grep '^# ' "$results/$v.boot"
+	[[ $rc == 0 ]] || { tap 1 "$v: second build boots and runs its checks"; tail -n 20 "$results/$v.boot" | sed 's/^/# /'; }
+}
+
+for v in $variants; do
+	first=$build/out/$v
+	second=$build/repro/$v/out
+	report=$results/$v.report
+	start=$SECONDS
+	second_build "$v" > "$results/$v.build.log" 2>&1
+	rc=$?
+	tap $rc "$v: second build from scratch in $build/repro/$v (gcc, no ccache)"
+	if [[ $rc != 0 ]]; then
+		tail -n 20 "$results/$v.build.log" | sed 's/^/# /'
+		continue
+	fi
+	echo "# $v: second build took $((SECONDS - start)) s"
+	"$here/compare-builds.sh" "$first" "$second" > "$report" 2>&1
+	rc=$?
+	sed 's/^/# /' "$report"
+	case $v in
+	sig)
+		[[ $rc == 1 ]]
+		tap $? "$v: the two builds differ (their own signing keys)"
+		modules=0
+		explained=0
+		while read -r ko; do
+			modules=$((modules + 1))
+			cmp -s <(unsigned "$first/$ko") <(unsigned "$second/$ko") && explained=$((explained + 1))
+		done < <(cd "$first" && find modules modules-stripped -name '*.ko' | LC_ALL=C sort)
+		[[ $modules -gt 0 && $explained == "$modules" ]] &&
+			grep -c '\.ko: ' "$report" | grep -qx "$modules"
+		tap $? "$v: all $modules modules differ, each only in its appended signature ($explained identical without it)"
+		sections=$(differing_sections "$first/vmlinux" "$second/vmlinux" | sort -u | tr '\n' ' ')
+		certs=$(section_of_symbol "$first/vmlinux" system_certificate_list)
+		echo "# $v: vmlinux differs in: ${sections:-nothing}; the certificate list is in $certs"
+		[[ -n $certs && ${sections% } == "$certs" ]]
+		tap $? "$v: vmlinux differs only in $certs, where the build's certificate is"
+		;;
+	*)
+		[[ $(cat "$first/compiler") == gcc ]]
+		tap $? "$v: the first build compiled without ccache too ($(cat "$first/compiler"))"
+		[[ $rc == 0 ]]
+		tap $? "$v: bzImage, vmlinux and every installed module are identical ($(tail -n 1 "$report"))"
+		boot_check "$v" "$second"
+		;;
+	esac
+done
+tap_done

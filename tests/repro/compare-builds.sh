@@ -1,0 +1,79 @@
+#!/bin/bash
+# Usage: compare-builds.sh OUT_A OUT_B
+# Compare two published kernels (kernel/build/build-kernel.sh) byte for
+# byte: bzImage, vmlinux, System.map and every file of both module
+# installs (modules/, plain, and modules-stripped/, INSTALL_MOD_STRIP=1).
+# Prints a report: one line per differing file with the first differing
+# offset and, for ELF files (compressed modules are looked into), the
+# section that holds it; then "compared N files, N identical, N differ".
+# Exits 0 when everything is identical, 1 when something differs, 2 when
+# the two builds do not have the same files.
+set -uo pipefail
+a=$1
+b=$2
+
+files() {	# the compared files of a build, relative, sorted
+	(cd "$1" && { ls bzImage vmlinux System.map; find modules modules-stripped -type f; } | LC_ALL=C sort)
+}
+
+section_at() {	# section_at ELF OFFSET: name of the section holding OFFSET
+	readelf -S -W "$1" 2>/dev/null | awk -v off="$2" '
+		/^ *\[ *[0-9]+\]/ {
+			sub(/^ *\[ *[0-9]+\] */, "")
+			start = strtonum("0x" $4); size = strtonum("0x" $5)
+			if ($2 != "NOBITS" && off >= start && off < start + size) { print $1; exit }
+		}'
+}
+
+first_difference() {	# first_difference FILE_A FILE_B: "offset N (section S)"
+	local at
+	at=$(cmp "$1" "$2" 2>/dev/null | sed -n 's/.* byte \([0-9]*\).*/\1/p')
+	if [[ -z $at ]]; then	# one is a prefix of the other
+		echo "sizes $(stat -c %s "$1") and $(stat -c %s "$2")"
+		return
+	fi
+	at=$((at - 1))
+	local where
+	where=$(section_at "$1" "$at")
+	printf 'offset 0x%x%s' "$at" "${where:+ (section $where)}"
+}
+
+decompress() {	# decompress FILE: the uncompressed bytes of a module
+	case $1 in
+	*.xz) xz -dc "$1" ;;
+	*.zst) zstd -qdc "$1" ;;
+	*.gz) gzip -dc "$1" ;;
+	esac
+}
+
+if ! diff <(files "$a") <(files "$b") > /dev/null; then
+	echo "the two builds install different files:"
+	diff <(files "$a") <(files "$b") | sed -n 's/^\([<>]\)/  \1/p'
+	exit 2
+fi
+
+total=0
+differ=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+while read -r f; do
+	total=$((total + 1))
+	cmp -s "$a/$f" "$b/$f" && continue
+	differ=$((differ + 1))
+	case $f in
+	*.ko.xz | *.ko.zst | *.ko.gz)
+		decompress "$a/$f" > "$tmp/a.ko"
+		decompress "$b/$f" > "$tmp/b.ko"
+		if cmp -s "$tmp/a.ko" "$tmp/b.ko"; then
+			echo "differs: $f: $(first_difference "$a/$f" "$b/$f"); the decompressed modules are identical"
+		else
+			echo "differs: $f: decompressed, $(first_difference "$tmp/a.ko" "$tmp/b.ko")"
+		fi
+		;;
+	*)
+		echo "differs: $f: $(first_difference "$a/$f" "$b/$f")"
+		;;
+	esac
+done < <(files "$a")
+echo "compared $total files, $((total - differ)) identical, $differ differ"
+[[ $differ -eq 0 ]]
