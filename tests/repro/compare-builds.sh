@@ -46,6 +46,12 @@ decompress() {	# decompress FILE: the uncompressed bytes of a module
 	esac
 }
 
+for out in "$a" "$b"; do
+	for f in bzImage vmlinux System.map modules modules-stripped; do
+		[[ -e $out/$f ]] || { echo "compare-builds.sh: $out/$f: missing" >&2; exit 2; }
+	done
+done
+
 if ! diff <(files "$a") <(files "$b") > /dev/null; then
 	echo "the two builds install different files:"
 	diff <(files "$a") <(files "$b") | sed -n 's/^\([<>]\)/  \1/p'
