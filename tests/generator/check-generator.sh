@@ -58,10 +58,23 @@ sed 's/^/# /' "$work/missing.err"
 [[ $? == 2 && ! -e $work/md5 ]]
 tap $? "an unknown algorithm is a usage error (exit 2), nothing written"
 
-# kbuild: an incremental rebuild restores a removed module and the list.
-cp "$obj/.module-hashes.bin" "$work/before.bin"
-rm "$obj/lib/crc7.ko"
-make -s -C "$build/src/patched" O="$obj" CC="${KERNEL_CC:-gcc}" -j"$(nproc)" bzImage modules > "$work/make.out" 2>&1
-[[ -f $obj/lib/crc7.ko ]] && cmp -s "$work/before.bin" "$obj/.module-hashes.bin"
-tap $? "kbuild: rm lib/crc7.ko; make rebuilds it and the same list"
+# kbuild: an incremental rebuild restores a removed module and the list,
+# also with module BTF, where the modules are encoded against the BTF of
+# vmlinux made before them (patch 7).  Same compiler and settings as the
+# build itself (kmake.sh), so that nothing else is rebuilt.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+for variant in hashes btf; do
+	vobj=$build/src/patched/obj-$variant
+	cp "$vobj/.module-hashes.bin" "$work/before.bin"
+	rm "$vobj/lib/crc7.ko"
+	KERNEL_CC=$(cat "$build/out/$variant/compiler") "$top/kernel/build/kmake.sh" \
+		"$build/src/patched" "$variant" -j"$(nproc)" bzImage modules > "$work/make.out" 2>&1
+	[[ -f $vobj/lib/crc7.ko ]] && cmp -s "$work/before.bin" "$vobj/.module-hashes.bin" &&
+		cmp -s "$vobj/vmlinux" "$build/out/$variant/vmlinux"
+	rc=$?
+	tap $rc "kbuild, $variant: rm lib/crc7.ko; make rebuilds it, the same list, the same vmlinux"
+	[[ $rc == 0 ]] || sed 's/^/# /' "$work/make.out" | tail -n 20
+done
+readelf -S -W "$build/src/patched/obj-btf/lib/crc7.ko" | grep -q ' \.BTF '
+tap $? "kbuild, btf: the rebuilt crc7.ko has its BTF"
 tap_done
