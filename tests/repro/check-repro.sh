@@ -2,12 +2,14 @@
 # Usage: check-repro.sh BUILD_DIR [VARIANT...]   (default: hashes btf sig)
 # Reproducibility of the published kernels, in TAP.  For each variant the
 # regular build BUILD_DIR/out/VARIANT is built a second time from scratch,
-# without ccache, from another copy of the patched source in another
-# directory (BUILD_DIR/repro/VARIANT/linux), later, then both are compared
+# with the same compiler command (plain gcc for hashes and btf; sig goes
+# through ccache, which cannot change the keys), from another copy of the
+# patched source in another directory (BUILD_DIR/repro/VARIANT/linux),
+# later, then both are compared
 # byte for byte by compare-builds.sh (report in
 # BUILD_DIR/test-results/repro/VARIANT.report):
-#  - hashes, btf: everything identical, the first build compiled without
-#    ccache too; then the second build boots with lockdown=integrity, loads
+#  - hashes, btf: everything identical, both builds compiled with plain
+#    gcc; then the second build boots with lockdown=integrity, loads
 #    an allowlisted module and refuses a tampered one (btf: and the loaded
 #    module's BTF shows in /sys/kernel/btf);
 #  - sig (MODULE_SIG_ALL with the build's own key): vmlinux, bzImage and
@@ -24,14 +26,17 @@ results=$build/test-results/repro
 mkdir -p "$results"
 . "$here/../lib/tap.sh"
 
-second_build() {	# second_build VARIANT: build it again in BUILD_DIR/repro
+# second_build VARIANT: build it again in BUILD_DIR/repro, with the same
+# compiler command as the first build (plain gcc for hashes and btf)
+second_build() {
 	local dir=$build/repro/$1
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	# shellcheck disable=SC2046 # patch file names have no spaces
 	"$top/kernel/build/make-tree.sh" "$build/src/pristine" "$dir/linux" \
 		$(sed "s|^|$top/kernel/patches/|" "$top/kernel/patches/series") &&
-	KERNEL_CC=gcc "$top/kernel/build/build-kernel.sh" "$dir/linux" "$1" "$dir/out"
+	KERNEL_CC=$(cat "$build/out/$1/compiler") \
+		"$top/kernel/build/build-kernel.sh" "$dir/linux" "$1" "$dir/out"
 }
 
 unsigned() {	# unsigned MODULE: the module without its appended signature
@@ -118,7 +123,7 @@ for v in $variants; do
 	start=$SECONDS
 	second_build "$v" > "$results/$v.build.log" 2>&1
 	rc=$?
-	tap $rc "$v: second build from scratch in $build/repro/$v (gcc, no ccache)"
+	tap $rc "$v: second build from scratch in $build/repro/$v ($(cat "$first/compiler"))"
 	if [[ $rc != 0 ]]; then
 		tail -n 20 "$results/$v.build.log" | sed 's/^/# /'
 		continue
@@ -151,7 +156,7 @@ for v in $variants; do
 		;;
 	*)
 		[[ $(cat "$first/compiler") == gcc ]]
-		tap $? "$v: the first build compiled without ccache too ($(cat "$first/compiler"))"
+		tap $? "$v: both builds compiled with plain gcc, no ccache ($(cat "$first/compiler"))"
 		[[ $rc == 0 ]]
 		tap $? "$v: bzImage, vmlinux and every installed module are identical ($(tail -n 1 "$report"))"
 		boot_check "$v" "$second"
