@@ -141,7 +141,7 @@ check: all pristine-kernels $(PRISTINE_VARIANTS:%=$(OUT)/pristine-%/modules.cpio
 repro: $(B)/initramfs/base.cpio.gz $(OUT)/sig/bzImage
 	rm -rf $(REPRO_VARIANTS:%=$(SRC)/patched/obj-%) $(REPRO_VARIANTS:%=$(OUT)/%)
 	$(MAKE) $(REPRO_VARIANTS:%=$(OUT)/%/bzImage)
-	tests/run-all.sh $(B) repro
+	tests/run-all.sh $(B) repro repro-btf
 
 clean:
 	rm -rf $(B)

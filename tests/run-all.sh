@@ -1,9 +1,10 @@
 #!/bin/bash
 # Usage: run-all.sh BUILD_DIR [SUITE...]
-# Run the test suites (all, or the ones named) against the builds in
-# BUILD_DIR, show their TAP, keep it in BUILD_DIR/test-results/SUITE.tap,
-# and end with the line "N passed, N failed".  Exits non-zero if anything
-# failed.
+# Run the test suites (those of "make check", or the ones named) against
+# the builds in BUILD_DIR, show their TAP, keep it in
+# BUILD_DIR/test-results/SUITE.tap, and end with the line "N passed,
+# N failed".  Exits non-zero if anything failed.  repro-btf, a second
+# build with debug information, only runs when named ("make repro").
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
@@ -12,6 +13,7 @@ results=$build/test-results
 mkdir -p "$results"
 all="docs unit kconfig generator series vm allowlist repro"
 selected=${*:-$all}
+known="$all repro-btf"
 
 command_of() {	# command_of SUITE: the command that runs it
 	case $1 in
@@ -22,13 +24,14 @@ command_of() {	# command_of SUITE: the command that runs it
 	series) echo "$here/series/check-series.sh $build" ;;
 	vm) echo "$here/vm/run-verdicts.sh $build" ;;
 	allowlist) echo "$here/vm/run-allowlist.sh $build" ;;
-	repro) echo "$here/repro/check-repro.sh $build" ;;
+	repro) echo "$here/repro/check-repro.sh $build hashes sig" ;;
+	repro-btf) echo "$here/repro/check-repro.sh $build btf" ;;
 	*) return 1 ;;
 	esac
 }
 
 for name in $selected; do
-	cmd=$(command_of "$name") || { echo "run-all.sh: no suite $name (suites: $all)" >&2; exit 2; }
+	cmd=$(command_of "$name") || { echo "run-all.sh: no suite $name (suites: $known)" >&2; exit 2; }
 	echo "# suite $name"
 	start=$SECONDS
 	$cmd > "$results/$name.tap" 2>&1
