@@ -14,8 +14,9 @@
 #    module's BTF shows in /sys/kernel/btf);
 #  - sig (MODULE_SIG_ALL with the build's own key): vmlinux, bzImage and
 #    every module differ, and why: each module is identical once its
-#    appended signature is cut off, and vmlinux first differs in the
-#    section holding the built-in certificate list.
+#    appended signature is cut off, and vmlinux differs only in the
+#    section holding the built-in certificate list and in the GNU build
+#    ID, a digest of the whole image.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -25,6 +26,7 @@ variants=${*:-hashes btf sig}
 results=$build/test-results/repro
 mkdir -p "$results"
 . "$here/../lib/tap.sh"
+. "$here/../lib/elf.sh"
 
 # second_build VARIANT: build it again in BUILD_DIR/repro, with the same
 # compiler command as the first build (plain gcc for hashes and btf)
@@ -53,28 +55,11 @@ unsigned() {	# unsigned MODULE: the module without its appended signature
 }
 
 differing_sections() {	# differing_sections ELF_A ELF_B: sections with a difference
-	local offsets
-	offsets=$(cmp -l "$1" "$2" | awk '{ print $1 - 1 }')
-	readelf -S -W "$1" | awk -v list="$offsets" '
-		BEGIN { n = split(list, off, "\n") }
-		/^ *\[ *[0-9]+\]/ {
-			sub(/^ *\[ *[0-9]+\] */, "")
-			if ($2 == "NOBITS") next
-			start = strtonum("0x" $4); size = strtonum("0x" $5)
-			for (i = 1; i <= n; i++)
-				if (off[i] >= start && off[i] < start + size) { print $1; break }
-		}'
-}
-
-section_of_symbol() {	# section_of_symbol ELF SYMBOL
-	local addr
-	addr=$(nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }')
-	readelf -S -W "$1" | awk -v a="$addr" '
-		/^ *\[ *[0-9]+\]/ {
-			sub(/^ *\[ *[0-9]+\] */, "")
-			start = strtonum("0x" $3); size = strtonum("0x" $5)
-			if (a != "" && strtonum("0x" a) >= start && strtonum("0x" a) < start + size) { print $1; exit }
-		}'
+	cmp -l "$1" "$2" | awk '{ print $1 - 1 }' > "$results/offsets"
+	elf_sections "$1" | awk '
+		FNR == NR { off[n++] = $1; next }
+		{ for (i = 0; i < n; i++) if (off[i] >= $4 && off[i] < $4 + $5) { print $1; break } }
+	' "$results/offsets" -
 }
 
 boot_check() {	# boot_check VARIANT OUT: load crc7 and a tampered crc7
@@ -145,14 +130,16 @@ for v in $variants; do
 		[[ $modules -gt 0 && $explained == "$modules" ]] &&
 			grep -c '\.ko: ' "$report" | grep -qx "$modules"
 		tap $? "$v: all $modules modules differ, each only in its appended signature ($explained identical without it)"
-		certs=$(section_of_symbol "$first/vmlinux" system_certificate_list)
-		sections=$(differing_sections "$first/vmlinux" "$second/vmlinux" | tr '\n' ' ')
-		echo "# $v: vmlinux sections with differences: ${sections:-none}; the certificate list is in ${certs:-?}"
-		# The first difference is what matters: a certificate of another
-		# length would shift whatever follows it.
-		first_section=$(sed -n 's/^differs: vmlinux: .*(section \(.*\))$/\1/p' "$report")
-		[[ -n $certs && $first_section == "$certs" ]]
-		tap $? "$v: vmlinux first differs in ${first_section:-?}, the section of the build's certificate"
+		# The certificate differs, and so does the GNU build ID, a digest
+		# of the whole image; nothing else may.
+		certs=$(elf_section_of_symbol "$first/vmlinux" system_certificate_list)
+		build_id=$(readelf -n "$first/vmlinux" |
+			awk '/^Displaying notes found in:/ { s = $NF } /NT_GNU_BUILD_ID/ { print s; exit }')
+		sections=$(differing_sections "$first/vmlinux" "$second/vmlinux" | sort -u | tr '\n' ' ')
+		expected=$(printf '%s\n' "$certs" "$build_id" | sort -u | tr '\n' ' ')
+		echo "# $v: vmlinux sections with differences: ${sections:-none}; certificate list in ${certs:-?}, build ID in ${build_id:-?}"
+		[[ -n $certs && -n $build_id && $sections == "$expected" ]]
+		tap $? "$v: vmlinux differs only in ${certs:-?} (the build's certificate) and ${build_id:-?} (its build ID)"
 		;;
 	*)
 		[[ $(cat "$first/compiler") == gcc ]]

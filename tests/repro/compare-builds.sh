@@ -9,20 +9,12 @@
 # Exits 0 when everything is identical, 1 when something differs, 2 when
 # the two builds do not have the same files.
 set -uo pipefail
+. "$(dirname "$0")/../lib/elf.sh"
 a=$1
 b=$2
 
 files() {	# the compared files of a build, relative, sorted
 	(cd "$1" && { ls bzImage vmlinux System.map; find modules modules-stripped -type f; } | LC_ALL=C sort)
-}
-
-section_at() {	# section_at ELF OFFSET: name of the section holding OFFSET
-	readelf -S -W "$1" 2>/dev/null | awk -v off="$2" '
-		/^ *\[ *[0-9]+\]/ {
-			sub(/^ *\[ *[0-9]+\] */, "")
-			start = strtonum("0x" $4); size = strtonum("0x" $5)
-			if ($2 != "NOBITS" && off >= start && off < start + size) { print $1; exit }
-		}'
 }
 
 first_difference() {	# first_difference FILE_A FILE_B: "offset N (section S)"
@@ -34,7 +26,10 @@ first_difference() {	# first_difference FILE_A FILE_B: "offset N (section S)"
 	fi
 	at=$((at - 1))
 	local where
-	where=$(section_at "$1" "$at")
+	where=$(elf_section_at "$1" "$at")
+	if [[ -z $where ]] && readelf -h "$1" > /dev/null 2>&1; then
+		where="none: ELF headers or data appended after the sections"
+	fi
 	printf 'offset 0x%x%s' "$at" "${where:+ (section $where)}"
 }
 

@@ -34,21 +34,3 @@ for out in "$build"/out/*/; do
 		"$modules" "$list" "$per" "$step"
 done
 
-# The size the list adds: relink a copy of the hashes build with an empty
-# list (same config, same objects) and compare.
-tree=$build/src/patched
-rm -rf "$tree/obj-hashes-nolist"
-cp -a "$tree/obj-hashes" "$tree/obj-hashes-nolist"
-: > "$tmp/empty.order"
-(cd "$tree/obj-hashes-nolist" && scripts/module-hashes -a sha256 -o .module-hashes.bin "$tmp/empty.order")
-KERNEL_CC=$(cat "$build/out/hashes/compiler") "$(dirname "$0")/../../kernel/build/kmake.sh" \
-	"$tree" hashes-nolist bzImage > "$tmp/nolist.log" 2>&1 ||
-	{ cat "$tmp/nolist.log" >&2; exit 1; }
-echo
-echo "| hashes | bzImage bytes | vmlinux bytes | list bytes |"
-echo "| --- | --- | --- | --- |"
-for v in hashes hashes-nolist; do
-	printf '| %s | %s | %s | %s |\n' "$v" "$(stat -c %s "$tree/obj-$v/arch/x86/boot/bzImage")" \
-		"$(stat -c %s "$tree/obj-$v/vmlinux")" "$(stat -c %s "$tree/obj-$v/.module-hashes.bin")"
-done
-rm -rf "$tree/obj-hashes-nolist"
