@@ -7,6 +7,8 @@
 #                 all tests; ends with "N passed, N failed"
 #   make repro    build hashes and btf from scratch, build them and sig a
 #                 second time elsewhere, compare byte for byte, boot
+#   make bench    what the allowlist costs (size, time) for this build's
+#                 modules and for Debian's 4230, and every kernel's figures
 #   make clean    remove build/
 #
 # Paths (see README.md): build/src/{pristine,patched} are the source trees,
@@ -47,7 +49,7 @@ HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 # The build directory of a published kernel name.
 objdir = $(if $(filter pristine-%,$(1)),$(SRC)/pristine/obj-$(1:pristine-%=%),$(SRC)/patched/obj-$(1))
 
-.PHONY: all check repro kernels pristine-kernels initramfs tools deps demo clean
+.PHONY: all check repro bench kernels pristine-kernels initramfs tools deps demo clean
 
 all: kernels initramfs tools $(B)/demo.txt
 	@cat $(B)/demo.txt
@@ -142,6 +144,22 @@ repro: $(B)/initramfs/base.cpio.gz $(OUT)/sig/bzImage
 	rm -rf $(REPRO_VARIANTS:%=$(SRC)/patched/obj-%) $(REPRO_VARIANTS:%=$(OUT)/%)
 	$(MAKE) $(REPRO_VARIANTS:%=$(OUT)/%/bzImage)
 	tests/run-all.sh $(B) repro repro-btf
+
+# Measurements for NOTES.md (tests/bench), written to build/bench/*.md.
+# Debian's own modules of the same 6.12 release come with apt-get download.
+BENCH := $(B)/bench
+
+bench: $(OUT)/hashes/bzImage $(BENCH)/debian/modules.order
+	tests/bench/list-cost.sh $(B) hashes \
+		"Debian's $$(cat $(BENCH)/debian/package)=$(BENCH)/debian/modules.order" \
+		> $(BENCH)/list-cost.md.tmp
+	mv $(BENCH)/list-cost.md.tmp $(BENCH)/list-cost.md
+	tests/bench/figures.sh $(B) > $(BENCH)/figures.md.tmp
+	mv $(BENCH)/figures.md.tmp $(BENCH)/figures.md
+	@cat $(BENCH)/list-cost.md $(BENCH)/figures.md
+
+$(BENCH)/debian/modules.order: tests/bench/debian-modules.sh | $(B)/deps.stamp
+	tests/bench/debian-modules.sh $(BENCH)/debian
 
 clean:
 	rm -rf $(B)

@@ -1,0 +1,84 @@
+#!/bin/bash
+# Usage: list-cost.sh BUILD_DIR VARIANT [NAME=MODULES_ORDER...]
+# What the built-in allowlist costs a kernel, measured in the build
+# directory of VARIANT (BUILD_DIR/src/patched/obj-VARIANT), as a markdown
+# table with one row per module set: no module at all (the reference),
+# the build's own modules, and each NAME=MODULES_ORDER given (say
+# Debian's 4230 modules, tests/bench/debian-modules.sh).  For each set:
+#  - the allowlist step: the command kbuild ran for .module-hashes.bin
+#    (its .cmd file), run over that set and timed;
+#  - the kernel relinked around that list by kbuild itself (make bzImage
+#    after the list changed: the same relink every build does after the
+#    step), timed, and the sizes of vmlinux and bzImage, so that nothing
+#    but the list differs from the reference row.
+# The build directory is put back afterwards: the build's list restored,
+# the kernel relinked, and vmlinux and bzImage must then be byte for byte
+# the published ones (BUILD_DIR/out/VARIANT), or the script fails.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "$1" && pwd)
+variant=$2
+shift 2
+tree=$build/src/patched
+obj=$tree/obj-$variant
+out=$build/out/$variant
+list=$obj/.module-hashes.bin
+
+die() { echo "list-cost.sh: $variant: $*" >&2; exit 1; }
+[[ -f $list && -f $out/vmlinux && -f $out/compiler ]] ||
+	die "no allowlist build in $obj (make $out/bzImage)"
+
+# The same compiler command as the build, or kbuild would recompile all.
+KERNEL_CC=$(cat "$out/compiler")
+export KERNEL_CC
+TIMEFORMAT=%R
+
+# The allowlist step as kbuild ran it, minus its output and input.
+cmd=$(sed -n 's/^savedcmd_.module-hashes.bin := //p' "$obj/..module-hashes.bin.cmd")
+[[ $cmd == "scripts/module-hashes "*" -o .module-hashes.bin modules.order" ]] ||
+	die "unexpected allowlist command: $cmd"
+cmd=${cmd% -o .module-hashes.bin modules.order}
+cmd=$obj/$cmd
+
+tmp=$(mktemp -d)
+cp -p "$list" "$tmp/build.bin"
+
+relink() {	# relink: make the kernel again; prints the seconds it took
+	{ time "$top/kernel/build/kmake.sh" "$tree" "$variant" bzImage >&2; } 2>&1
+}
+restore() {
+	# copied, not moved back: a fresh mtime makes kbuild reassemble it
+	cp "$tmp/build.bin" "$list"
+	relink > /dev/null
+	rm -rf "$tmp"
+	cmp -s "$obj/vmlinux" "$out/vmlinux" && cmp -s "$obj/arch/x86/boot/bzImage" "$out/bzImage" ||
+		die "relinked with its own list again, the kernel differs from $out"
+}
+trap restore EXIT
+
+: > "$tmp/empty.order"
+sets=("none=$tmp/empty.order" "this build=$obj/modules.order" "$@")
+
+echo "| module set | modules | list bytes | allowlist step s | relink s | step / relink | vmlinux bytes | bzImage bytes | vmlinux vs none | bzImage vs none |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+for set in "${sets[@]}"; do
+	name=${set%%=*}
+	order=$(realpath "${set#*=}")
+	step=$( { time (cd "$(dirname "$order")" &&
+		$cmd -o "$tmp/list.bin" "$(basename "$order")"); } 2>&1) ||
+		die "$name: the allowlist step failed: $step"
+	# kbuild keeps a list newer than the modules with an unchanged
+	# command, and relinks the kernel around it
+	cp "$tmp/list.bin" "$list"
+	link=$(relink)
+	cmp -s "$list" "$tmp/list.bin" || die "$name: kbuild regenerated the list in the relink"
+	vmlinux=$(stat -c %s "$obj/vmlinux")
+	bzimage=$(stat -c %s "$obj/arch/x86/boot/bzImage")
+	: "${none_vmlinux:=$vmlinux}" "${none_bzimage:=$bzimage}"
+	printf '| %s | %s | %s | %s | %s | %.3f | %s | %s | %+d | %+d |\n' \
+		"$name" "$(wc -l < "$order")" "$(stat -c %s "$tmp/list.bin")" "$step" "$link" \
+		"$(echo "$step / $link" | bc -l)" "$vmlinux" "$bzimage" \
+		$((vmlinux - none_vmlinux)) $((bzimage - none_bzimage))
+done
+echo
+echo "Full build of $variant, measured when it was built: $(cat "$out/build-seconds") s."
