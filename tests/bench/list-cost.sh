@@ -6,11 +6,15 @@
 # the build's own modules, and each NAME=MODULES_ORDER given (say
 # Debian's 4230 modules, tests/bench/debian-modules.sh).  For each set:
 #  - the allowlist step: the command kbuild ran for .module-hashes.bin
-#    (its .cmd file), run over that set and timed;
+#    (its .cmd file), run over that set and timed, and the same without
+#    -s (no second, stripped digest: no strip run per module);
 #  - the kernel relinked around that list by kbuild itself (make bzImage
 #    after the list changed: the same relink every build does after the
-#    step), timed, and the sizes of vmlinux and bzImage, so that nothing
-#    but the list differs from the reference row.
+#    step), timed; the sizes of vmlinux and bzImage, of which nothing but
+#    the list differs from the reference row; and the growth of .rodata,
+#    which holds the list: what it takes in the running kernel's memory
+#    (vmlinux, a file laid out like that memory, may have room for the
+#    list in the alignment padding after .rodata and not grow).
 # The build directory is put back afterwards: the build's list restored,
 # the kernel relinked, and vmlinux and bzImage must then be byte for byte
 # the published ones (BUILD_DIR/out/VARIANT), or the script fails.
@@ -23,6 +27,8 @@ tree=$build/src/patched
 obj=$tree/obj-$variant
 out=$build/out/$variant
 list=$obj/.module-hashes.bin
+
+. "$top/tests/lib/elf.sh"
 
 die() { echo "list-cost.sh: $variant: $*" >&2; exit 1; }
 [[ -f $list && -f $out/vmlinux && -f $out/compiler ]] ||
@@ -39,6 +45,8 @@ cmd=$(sed -n 's/^savedcmd_.module-hashes.bin := //p' "$obj/..module-hashes.bin.c
 	die "unexpected allowlist command: $cmd"
 cmd=${cmd% -o .module-hashes.bin modules.order}
 cmd=$obj/$cmd
+# shellcheck disable=SC2001 # a pattern over words, not a substitution
+unstripped_cmd=$(echo "$cmd" | sed 's/ -s [^ ]*//')
 
 tmp=$(mktemp -d)
 cp -p "$list" "$tmp/build.bin"
@@ -59,14 +67,17 @@ trap restore EXIT
 : > "$tmp/empty.order"
 sets=("none=$tmp/empty.order" "this build=$obj/modules.order" "$@")
 
-echo "| module set | modules | list bytes | allowlist step s | relink s | step / relink | vmlinux bytes | bzImage bytes | vmlinux vs none | bzImage vs none |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| module set | modules | list bytes | allowlist step s | without -s s | relink s | step / relink | vmlinux bytes | bzImage bytes | .rodata vs none | vmlinux vs none | bzImage vs none |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for set in "${sets[@]}"; do
 	name=${set%%=*}
 	order=$(realpath "${set#*=}")
 	step=$( { time (cd "$(dirname "$order")" &&
 		$cmd -o "$tmp/list.bin" "$(basename "$order")"); } 2>&1) ||
 		die "$name: the allowlist step failed: $step"
+	unstripped=$( { time (cd "$(dirname "$order")" &&
+		$unstripped_cmd -o "$tmp/unstripped.bin" "$(basename "$order")"); } 2>&1) ||
+		die "$name: the allowlist step without -s failed: $unstripped"
 	# kbuild keeps a list newer than the modules with an unchanged
 	# command, and relinks the kernel around it
 	cp "$tmp/list.bin" "$list"
@@ -74,11 +85,12 @@ for set in "${sets[@]}"; do
 	cmp -s "$list" "$tmp/list.bin" || die "$name: kbuild regenerated the list in the relink"
 	vmlinux=$(stat -c %s "$obj/vmlinux")
 	bzimage=$(stat -c %s "$obj/arch/x86/boot/bzImage")
-	: "${none_vmlinux:=$vmlinux}" "${none_bzimage:=$bzimage}"
-	printf '| %s | %s | %s | %s | %s | %.3f | %s | %s | %+d | %+d |\n' \
-		"$name" "$(wc -l < "$order")" "$(stat -c %s "$tmp/list.bin")" "$step" "$link" \
+	rodata=$(elf_sections "$obj/vmlinux" | awk '$1 == ".rodata" { print $5 }')
+	: "${none_vmlinux:=$vmlinux}" "${none_bzimage:=$bzimage}" "${none_rodata:=$rodata}"
+	printf '| %s | %s | %s | %s | %s | %s | %.3f | %s | %s | %+d | %+d | %+d |\n' \
+		"$name" "$(wc -l < "$order")" "$(stat -c %s "$tmp/list.bin")" "$step" "$unstripped" "$link" \
 		"$(echo "$step / $link" | bc -l)" "$vmlinux" "$bzimage" \
-		$((vmlinux - none_vmlinux)) $((bzimage - none_bzimage))
+		$((rodata - none_rodata)) $((vmlinux - none_vmlinux)) $((bzimage - none_bzimage))
 done
 echo
 echo "Full build of $variant, measured when it was built: $(cat "$out/build-seconds") s."
