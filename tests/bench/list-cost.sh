@@ -59,8 +59,9 @@ restore() {
 	cp "$tmp/build.bin" "$list"
 	relink > /dev/null
 	rm -rf "$tmp"
-	cmp -s "$obj/vmlinux" "$out/vmlinux" && cmp -s "$obj/arch/x86/boot/bzImage" "$out/bzImage" ||
+	if ! cmp -s "$obj/vmlinux" "$out/vmlinux" || ! cmp -s "$obj/arch/x86/boot/bzImage" "$out/bzImage"; then
 		die "relinked with its own list again, the kernel differs from $out"
+	fi
 }
 trap restore EXIT
 
