@@ -25,6 +25,8 @@ top=$(cd "$here/.." && pwd)
 out=$(cd "$1" && pwd)
 obj=$(cd "$2" && pwd)
 release=$(cat "$out/kernelrelease")
+. "$top/tests/lib/module-file.sh"
+. "$top/tests/lib/elf.sh"
 root=$out/modules.root
 rm -rf "$root"
 mkdir -p "$root/lib" "$root/mods"
@@ -34,12 +36,8 @@ cp -a "$out/modules/lib/modules" "$root/lib/"
 # INSTALL_DIR, decompressed when the kernel compresses all modules.
 installed_crc7() {
 	installed=$(find "$1" -name 'crc7.ko*')
-	case $installed in
-	*/crc7.ko) cp "$installed" "$2" ;;
-	*/crc7.ko.xz) xz -dc "$installed" > "$2" ;;
-	*/crc7.ko.zst) zstd -qdc "$installed" > "$2" ;;
-	*) echo "$0: no crc7.ko installed in $1" >&2; exit 1 ;;
-	esac
+	[ -n "$installed" ] || { echo "$0: no crc7.ko installed in $1" >&2; exit 1; }
+	module_bytes "$installed" > "$2"
 }
 installed_crc7 "$root/lib/modules/$release" "$root/mods/crc7.ko"
 xz --check=crc32 --lzma2=dict=1MiB -c "$root/mods/crc7.ko" > "$root/mods/crc7.ko.xz"
@@ -48,9 +46,9 @@ zstd -q -19 -c "$root/mods/crc7.ko" > "$root/mods/crc7.ko.zst"
 # Invert one byte in the middle of .comment: covered by a signature, but
 # read by nothing in the kernel, so only an integrity check can notice.
 cp "$root/mods/crc7.ko" "$root/mods/crc7-flipped.ko"
-set -- $(readelf -S -W "$root/mods/crc7.ko" | sed -n 's/^ *\[ *[0-9]*\] \.comment *[A-Z]* *[0-9a-f]* \([0-9a-f]*\) \([0-9a-f]*\).*/\1 \2/p')
-[ $# -eq 2 ] || { echo "$0: crc7.ko has no .comment section" >&2; exit 1; }
-offset=$(( 0x$1 + 0x$2 / 2 ))
+read -r comment_offset comment_size < <(elf_sections "$root/mods/crc7.ko" | awk '$1 == ".comment" { print $4, $5 }') ||
+	{ echo "$0: crc7.ko has no .comment section" >&2; exit 1; }
+offset=$((comment_offset + comment_size / 2))
 byte=$(od -An -tu1 -j "$offset" -N1 "$root/mods/crc7.ko" | tr -d ' ')
 printf "$(printf '\\%03o' $(( 255 - byte )))" |
 	dd of="$root/mods/crc7-flipped.ko" bs=1 seek="$offset" conv=notrunc status=none
@@ -71,7 +69,8 @@ external() {	# external NAME SOURCE -> $out/NAME.build/NAME.ko
 	mkdir -p "$dir"
 	cp "$2" "$dir/$1.c"
 	echo "obj-m := $1.o" > "$dir/Kbuild"
-	make -s -C "$obj" M="$dir" CC="${KERNEL_CC:-gcc}" modules
+	KERNEL_CC=$(cat "$out/compiler") \
+		"$top/kernel/build/kmake.sh" "$(dirname "$obj")" "${obj##*/obj-}" M="$dir" modules
 }
 external hello "$top/tests/modules/hello/hello.c"
 cp "$out/hello.build/hello.ko" "$root/mods/hello.ko"

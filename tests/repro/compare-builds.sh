@@ -10,6 +10,7 @@
 # the two builds do not have the same files.
 set -uo pipefail
 . "$(dirname "$0")/../lib/elf.sh"
+. "$(dirname "$0")/../lib/module-file.sh"
 a=$1
 b=$2
 
@@ -31,14 +32,6 @@ first_difference() {	# first_difference FILE_A FILE_B: "offset N (section S)"
 		where="none: ELF headers or data appended after the sections"
 	fi
 	printf 'offset 0x%x%s' "$at" "${where:+ (section $where)}"
-}
-
-decompress() {	# decompress FILE: the uncompressed bytes of a module
-	case $1 in
-	*.xz) xz -dc "$1" ;;
-	*.zst) zstd -qdc "$1" ;;
-	*.gz) gzip -dc "$1" ;;
-	esac
 }
 
 for out in "$a" "$b"; do
@@ -63,8 +56,8 @@ while read -r f; do
 	differ=$((differ + 1))
 	case $f in
 	*.ko.xz | *.ko.zst | *.ko.gz)
-		decompress "$a/$f" > "$tmp/a.ko"
-		decompress "$b/$f" > "$tmp/b.ko"
+		module_bytes "$a/$f" > "$tmp/a.ko"
+		module_bytes "$b/$f" > "$tmp/b.ko"
 		if cmp -s "$tmp/a.ko" "$tmp/b.ko"; then
 			echo "differs: $f: $(first_difference "$a/$f" "$b/$f"); the decompressed modules are identical"
 		else
