@@ -6,6 +6,7 @@
 # the allowlist step (scripts/module-hashes over modules.order) takes.
 set -euo pipefail
 build=$(cd "$1" && pwd)
+. "$(dirname "$0")/../lib/allowlist.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -21,11 +22,9 @@ for out in "$build"/out/*/; do
 	if [[ -f $obj/.module-hashes.bin ]]; then
 		list=$(stat -c %s "$obj/.module-hashes.bin")
 		per=$(( (list - 20) / modules ))
-		# the command kbuild ran (from its .cmd file), timed in the build
-		# dir, writing elsewhere
-		cmd=$(sed -n 's/^savedcmd_.module-hashes.bin := //p' "$obj/..module-hashes.bin.cmd")
-		cmd=${cmd/-o .module-hashes.bin/-o $tmp/list.bin}
-		step=$(cd "$obj" && TIMEFORMAT=%R && { time $cmd > /dev/null; } 2>&1)
+		# the command kbuild ran, timed in the build dir, writing elsewhere
+		cmd=$(allowlist_step "$obj")
+		step=$(cd "$obj" && TIMEFORMAT=%R && { time $cmd -o "$tmp/list.bin" modules.order > /dev/null; } 2>&1)
 		cmp -s "$tmp/list.bin" "$obj/.module-hashes.bin" ||
 			{ echo "figures.sh: $name: the timed run gave another list" >&2; exit 1; }
 	fi

@@ -29,6 +29,7 @@ out=$build/out/$variant
 list=$obj/.module-hashes.bin
 
 . "$top/tests/lib/elf.sh"
+. "$top/tests/lib/allowlist.sh"
 
 die() { echo "list-cost.sh: $variant: $*" >&2; exit 1; }
 [[ -f $list && -f $out/vmlinux && -f $out/compiler ]] ||
@@ -39,18 +40,23 @@ KERNEL_CC=$(cat "$out/compiler")
 export KERNEL_CC
 TIMEFORMAT=%R
 
-# The allowlist step as kbuild ran it, minus its output and input.
-cmd=$(sed -n 's/^savedcmd_.module-hashes.bin := //p' "$obj/..module-hashes.bin.cmd")
-[[ $cmd == "scripts/module-hashes "*" -o .module-hashes.bin modules.order" ]] ||
-	die "unexpected allowlist command: $cmd"
-cmd=${cmd% -o .module-hashes.bin modules.order}
-cmd=$obj/$cmd
+# The allowlist step as kbuild ran it, and the same without -s.
+cmd=$(allowlist_step "$obj")
 # shellcheck disable=SC2001 # a pattern over words, not a substitution
 unstripped_cmd=$(echo "$cmd" | sed 's/ -s [^ ]*//')
 
 tmp=$(mktemp -d)
 cp -p "$list" "$tmp/build.bin"
 
+# step_seconds COMMAND OUTPUT ORDER: run the allowlist step COMMAND over
+# the modules.order ORDER (from its directory, as its paths are relative)
+# into OUTPUT; prints the seconds it took
+step_seconds() {
+	local seconds
+	seconds=$( { time (cd "$(dirname "$3")" && $1 -o "$2" "$(basename "$3")"); } 2>&1) ||
+		die "the allowlist step over $3 failed ($1): $seconds"
+	echo "$seconds"
+}
 relink() {	# relink: make the kernel again; prints the seconds it took
 	{ time "$top/kernel/build/kmake.sh" "$tree" "$variant" bzImage >&2; } 2>&1
 }
@@ -73,12 +79,8 @@ echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for set in "${sets[@]}"; do
 	name=${set%%=*}
 	order=$(realpath "${set#*=}")
-	step=$( { time (cd "$(dirname "$order")" &&
-		$cmd -o "$tmp/list.bin" "$(basename "$order")"); } 2>&1) ||
-		die "$name: the allowlist step failed: $step"
-	unstripped=$( { time (cd "$(dirname "$order")" &&
-		$unstripped_cmd -o "$tmp/unstripped.bin" "$(basename "$order")"); } 2>&1) ||
-		die "$name: the allowlist step without -s failed: $unstripped"
+	step=$(step_seconds "$cmd" "$tmp/list.bin" "$order")
+	unstripped=$(step_seconds "$unstripped_cmd" "$tmp/unstripped.bin" "$order")
 	# kbuild keeps a list newer than the modules with an unchanged
 	# command, and relinks the kernel around it
 	cp "$tmp/list.bin" "$list"
