@@ -1,20 +1,28 @@
 # Build and test hash-authenticated kernel modules on Debian's Linux 6.12.
 #
-#   make          install missing packages, unpack and patch the kernel,
-#                 build every variant and the tools, boot once and show
-#                 which module loaded and which was refused
-#   make check    everything above, the pristine (unpatched) builds, and
-#                 all tests; ends with "N passed, N failed"
-#   make repro    build hashes and btf from scratch, build them and sig a
-#                 second time elsewhere, compare byte for byte, boot
-#   make bench    what the allowlist costs (size, time) for this build's
-#                 modules and for Debian's 4230, and every kernel's figures
-#   make clean    remove build/
+#   make            install missing packages, unpack and patch the kernel,
+#                   build the `hashes` kernel (the allowlist, no signing
+#                   key) and the test initramfs, boot it and show an
+#                   allowlisted module, a tampered one and a foreign one
+#                   (about 8 min on 2 cores; one progress line per step)
+#   make kernels    every config variant (sig nosig hashes hashes+sig btf)
+#   make check      what CI runs: the allowlist variants (hashes,
+#                   hashes+sig) and every security-relevant test; ends
+#                   with "N passed, N failed" (at most 45 min, see NOTES)
+#   make check-full everything else too: sig, nosig, btf and the pristine
+#                   (unpatched) builds, per-patch builds, the golden file
+#                   of pristine verdicts regenerated and compared
+#   make repro      build hashes and btf from scratch, build them and sig a
+#                   second time elsewhere, compare byte for byte, boot
+#   make bench      what the allowlist costs (size, time) for this build's
+#                   modules and for Debian's 4230, and every kernel's figures
+#   make clean      remove build/
 #
 # Paths (see README.md): build/src/{pristine,patched} are the source trees,
 # build/src/<tree>/obj-<variant> the kbuild output directories and
 # build/out/<name> the published kernels, where <name> is a variant for
-# the patched tree and pristine-<variant> for the unpatched one.
+# the patched tree and pristine-<variant> for the unpatched one.  Long
+# steps write their output to build/log/ and say so.
 
 SHELL := /bin/bash
 .DELETE_ON_ERROR:
@@ -28,6 +36,11 @@ TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 
 VARIANTS := sig nosig hashes hashes+sig btf
 PRISTINE_VARIANTS := sig nosig
+# The kernels "make check" tests: those that carry the allowlist (btf, the
+# same with debug information and BTF, is left to check-full).
+CHECK_VARIANTS := hashes hashes+sig
+# The kernel the first "make" builds and shows.
+DEMO_VARIANT := hashes
 PATCHES := $(addprefix kernel/patches/,$(shell cat kernel/patches/series))
 
 # Ordinary builds go through ccache, but the variants whose builds must be
@@ -46,25 +59,31 @@ PACKAGES := linux-source-6.12 build-essential bc bison flex perl patch \
 
 HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 
+# Long steps run through step.sh: a line when they start (with how long
+# they usually take and where their log is), one a minute, one at the end.
+LOG := $(B)/log
+STEP := kernel/build/step.sh
+# The numbered steps of a first "make"; other steps are marked [+].
+label = $(or $(label-$(1)),[+])
+label-deps := [1/5]
+label-tree := [2/5]
+label-$(DEMO_VARIANT) := [3/5]
+label-initramfs := [4/5]
+label-demo := [5/5]
+
 # The build directory of a published kernel name.
 objdir = $(if $(filter pristine-%,$(1)),$(SRC)/pristine/obj-$(1:pristine-%=%),$(SRC)/patched/obj-$(1))
 
-.PHONY: all check repro bench kernels pristine-kernels initramfs tools deps demo clean
+.PHONY: all check check-full repro bench kernels pristine-kernels initramfs tools deps demo clean
 
-all: kernels initramfs tools $(B)/demo.txt
-	@cat $(B)/demo.txt
+all: $(B)/demo.txt
+	@echo "The demo's output is kept in $(B)/demo.txt; next steps: README.md."
 
 deps: $(B)/deps.stamp
 
-$(B)/deps.stamp: Makefile
-	@mkdir -p $(B)
-	@missing=; for p in $(PACKAGES); do \
-		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-		echo "Installing:$$missing"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	fi
+$(B)/deps.stamp: Makefile kernel/build/install-deps.sh
+	@mkdir -p $(LOG)
+	@LOG_DIR=$(LOG) kernel/build/install-deps.sh "$(call label,deps) packages" $(PACKAGES)
 	@touch $@
 
 # --- source trees -----------------------------------------------------
@@ -73,26 +92,34 @@ $(B)/deps.stamp: Makefile
 $(TARBALL): | $(B)/deps.stamp
 
 $(SRC)/pristine.stamp: $(TARBALL)
-	rm -rf $(SRC)/unpack.tmp && mkdir -p $(SRC)/unpack.tmp
-	tar -xf $(TARBALL) -C $(SRC)/unpack.tmp --strip-components=1
-	kernel/build/make-tree.sh $(SRC)/unpack.tmp $(SRC)/pristine
-	rm -rf $(SRC)/unpack.tmp
-	touch $@
+	@rm -rf $(SRC)/unpack.tmp && mkdir -p $(SRC)/unpack.tmp
+	@$(STEP) "$(call label,tree) source: unpacking $(notdir $(TARBALL))" "30 s" $(LOG)/unpack.log \
+		sh -c 'tar -xf $(TARBALL) -C $(SRC)/unpack.tmp --strip-components=1 && \
+			kernel/build/make-tree.sh $(SRC)/unpack.tmp $(SRC)/pristine'
+	@rm -rf $(SRC)/unpack.tmp
+	@touch $@
 
 $(SRC)/patched.stamp: $(SRC)/pristine.stamp kernel/patches/series $(PATCHES)
-	kernel/build/make-tree.sh $(SRC)/pristine $(SRC)/patched $(PATCHES)
-	touch $@
+	@$(STEP) "$(call label,tree) source: applying the $(words $(PATCHES)) patches of kernel/patches/series" "10 s" \
+		$(LOG)/patch.log kernel/build/make-tree.sh $(SRC)/pristine $(SRC)/patched $(PATCHES)
+	@touch $@
 
 # --- kernels ----------------------------------------------------------
 
 kernels: $(VARIANTS:%=$(OUT)/%/bzImage)
 pristine-kernels: $(PRISTINE_VARIANTS:%=$(OUT)/pristine-%/bzImage)
 
+# How long a cold build of each takes here (NOTES.md, measured figures).
+estimate = $(if $(filter btf,$(1)),8 min on 2 cores,6 min on 2 cores$(if $(filter ccache%,$(KERNEL_CC)),$(comma) less with a warm ccache))
+comma := ,
+
 $(OUT)/pristine-%/bzImage: $(SRC)/pristine.stamp kernel/configs/base.config kernel/configs/%.config
-	kernel/build/build-kernel.sh $(SRC)/pristine $* $(OUT)/pristine-$*
+	@$(STEP) "[+] kernel pristine-$*: compiling bzImage and modules ($(KERNEL_CC))" "$(call estimate,$*)" \
+		$(LOG)/kernel-pristine-$*.log kernel/build/build-kernel.sh $(SRC)/pristine $* $(OUT)/pristine-$*
 
 $(OUT)/%/bzImage: $(SRC)/patched.stamp kernel/configs/base.config kernel/configs/%.config
-	kernel/build/build-kernel.sh $(SRC)/patched $* $(OUT)/$*
+	@$(STEP) "$(call label,$*) kernel $*: compiling bzImage and modules ($(KERNEL_CC))" "$(call estimate,$*)" \
+		$(LOG)/kernel-$*.log kernel/build/build-kernel.sh $(SRC)/patched $* $(OUT)/$*
 
 # Fragments a variant extends (kernel/build/fragments.sh)
 $(OUT)/btf/bzImage: kernel/configs/hashes.config
@@ -109,41 +136,53 @@ tools: $(TOOLS)/modload $(TOOLS)/module-hashes
 # is one copy of it and of the format header, in kernel/patches.
 $(TOOLS)/module-hashes: $(SRC)/patched.stamp
 	@mkdir -p $(TOOLS)
-	gcc $(HOST_CFLAGS) -idirafter $(SRC)/patched/include/uapi -o $@ \
+	@echo "[+] tools: module-hashes (the series' allowlist generator)"
+	@gcc $(HOST_CFLAGS) -idirafter $(SRC)/patched/include/uapi -o $@ \
 		$(SRC)/patched/scripts/module-hashes.c -lcrypto -lpthread
 
 $(TOOLS)/modload: $(MODLOAD_SRC) initramfs/modload/modload_lib.h | $(B)/deps.stamp
 	@mkdir -p $(TOOLS)
-	gcc $(HOST_CFLAGS) -static -o $@ $(MODLOAD_SRC)
+	@gcc $(HOST_CFLAGS) -static -o $@ $(MODLOAD_SRC)
 
 $(TOOLS)/test_modload: initramfs/modload/test_modload.c initramfs/modload/modload_lib.c initramfs/modload/modload_lib.h | $(B)/deps.stamp
 	@mkdir -p $(TOOLS)
-	gcc $(HOST_CFLAGS) -o $@ initramfs/modload/test_modload.c initramfs/modload/modload_lib.c -lcmocka
+	@gcc $(HOST_CFLAGS) -o $@ initramfs/modload/test_modload.c initramfs/modload/modload_lib.c -lcmocka
 
 initramfs: $(B)/initramfs/base.cpio.gz $(VARIANTS:%=$(OUT)/%/modules.cpio.gz)
 
 $(B)/initramfs/base.cpio.gz: $(TOOLS)/modload initramfs/init initramfs/vmtest.sh initramfs/build-base.sh initramfs/copy-program.sh initramfs/pack-cpio.sh
 	@mkdir -p $(@D)
-	initramfs/build-base.sh $(TOOLS)/modload $@
+	@$(STEP) "$(call label,initramfs) initramfs: busybox, kmod, keyctl, evmctl, modload" "10 s" \
+		$(LOG)/initramfs-base.log initramfs/build-base.sh $(TOOLS)/modload $@
 
 $(OUT)/%/modules.cpio.gz: $(OUT)/%/bzImage initramfs/build-modules.sh initramfs/pack-cpio.sh tests/modules/hello/hello.c
-	initramfs/build-modules.sh $(OUT)/$* $(call objdir,$*)
+	@$(STEP) "$(call label,$(if $(filter $(DEMO_VARIANT),$*),initramfs,$*)) initramfs: test modules of $*" "30 s" \
+		$(LOG)/initramfs-$*.log initramfs/build-modules.sh $(OUT)/$* $(call objdir,$*)
 
 # --- demo and tests ---------------------------------------------------
 
-$(B)/demo.txt: $(B)/initramfs/base.cpio.gz $(OUT)/sig/modules.cpio.gz tests/vm/demo.sh tests/vm/run-vm.sh
-	tests/vm/demo.sh $(OUT)/sig $(B)/initramfs/base.cpio.gz > $@.tmp
-	mv $@.tmp $@
+demo: $(B)/demo.txt
 
-check: all pristine-kernels $(PRISTINE_VARIANTS:%=$(OUT)/pristine-%/modules.cpio.gz) $(TOOLS)/test_modload
-	tests/run-all.sh $(B)
+$(B)/demo.txt: $(OUT)/$(DEMO_VARIANT)/modules.cpio.gz $(B)/initramfs/base.cpio.gz tests/vm/demo.sh tests/vm/run-vm.sh
+	@echo "$(call label,demo) demo: booting the $(DEMO_VARIANT) kernel under qemu, twice (about 1 min)"
+	@tests/vm/demo.sh $(OUT)/$(DEMO_VARIANT) $(B)/initramfs/base.cpio.gz | tee $@.tmp
+	@mv $@.tmp $@
+
+# Everything the suites of a tier need (tests/run-all.sh says which
+# suites each tier runs).
+check: all $(CHECK_VARIANTS:%=$(OUT)/%/modules.cpio.gz) tools $(TOOLS)/test_modload
+	tests/run-all.sh $(B) check
+
+check-full: all initramfs tools $(TOOLS)/test_modload \
+		$(PRISTINE_VARIANTS:%=$(OUT)/pristine-%/modules.cpio.gz)
+	tests/run-all.sh $(B) full
 
 # Build the reproducible variants from scratch, build them once more
 # elsewhere and compare (tests/repro/check-repro.sh); sig for contrast.
 repro: $(B)/initramfs/base.cpio.gz $(OUT)/sig/bzImage
 	rm -rf $(REPRO_VARIANTS:%=$(SRC)/patched/obj-%) $(REPRO_VARIANTS:%=$(OUT)/%)
 	$(MAKE) $(REPRO_VARIANTS:%=$(OUT)/%/bzImage)
-	tests/run-all.sh $(B) repro repro-btf
+	tests/run-all.sh $(B) repro repro-sig repro-btf
 
 # Measurements for NOTES.md (tests/bench), written to build/bench/*.md.
 # Debian's own modules of the same 6.12 release come with apt-get download.

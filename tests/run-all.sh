@@ -1,52 +1,93 @@
 #!/bin/bash
-# Usage: run-all.sh BUILD_DIR [SUITE...]
-# Run the test suites (those of "make check", or the ones named) against
-# the builds in BUILD_DIR, show their TAP, keep it in
-# BUILD_DIR/test-results/SUITE.tap, and end with the line "N passed,
-# N failed".  Exits non-zero if anything failed.  repro-btf, a second
-# build with debug information, only runs when named ("make repro").
+# Usage: run-all.sh BUILD_DIR TIER|SUITE...
+# Run test suites against the builds in BUILD_DIR, streaming their TAP as
+# it comes, keep it in BUILD_DIR/test-results/SUITE.tap, and end with the
+# line "N passed, N failed".  Exits non-zero if anything failed.
+#   check  the suites of "make check" (CI): everything that tests the
+#          allowlist kernels, hashes and hashes+sig
+#   full   those of "make check-full": check, plus sig, nosig, btf, the
+#          pristine kernels and their golden file, per-patch builds, and
+#          the reproducibility of sig and btf
+# A suite fails as a whole (one extra "not ok") when it exits non-zero
+# without reporting a failure, or when the number of its results is not
+# the plan ("1..N") it declared: results that silently disappeared are
+# failures too.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 shift
 results=$build/test-results
 mkdir -p "$results"
-all="docs unit kconfig generator series vm allowlist repro"
-selected=${*:-$all}
-known="$all repro-btf"
+
+check_suites="docs unit kconfig generator series vm allowlist repro"
+full_suites="$check_suites generator-btf series-build vm-full repro-sig repro-btf"
 
 command_of() {	# command_of SUITE: the command that runs it
 	case $1 in
 	docs) echo "$here/docs/check-notes.sh" ;;
 	unit) echo "env CMOCKA_MESSAGE_OUTPUT=TAP $build/tools/test_modload" ;;
 	kconfig) echo "$here/kconfig/check-kconfig.sh $build" ;;
-	generator) echo "$here/generator/check-generator.sh $build" ;;
+	generator) echo "$here/generator/check-generator.sh $build hashes" ;;
+	generator-btf) echo "$here/generator/check-generator.sh $build btf" ;;
 	series) echo "$here/series/check-series.sh $build" ;;
-	vm) echo "$here/vm/run-verdicts.sh $build" ;;
+	series-build) echo "$here/series/check-series.sh $build --build" ;;
+	vm) echo "$here/vm/run-verdicts.sh $build hashes hashes+sig" ;;
+	vm-full) echo "$here/vm/run-verdicts.sh $build sig nosig btf pristine-sig pristine-nosig" ;;
 	allowlist) echo "$here/vm/run-allowlist.sh $build" ;;
-	repro) echo "$here/repro/check-repro.sh $build hashes sig" ;;
+	repro) echo "$here/repro/check-repro.sh $build hashes" ;;
+	repro-sig) echo "$here/repro/check-repro.sh $build sig" ;;
 	repro-btf) echo "$here/repro/check-repro.sh $build btf" ;;
 	*) return 1 ;;
 	esac
 }
 
+selected=
+for arg in "$@"; do
+	case $arg in
+	check) selected="$selected $check_suites" ;;
+	full) selected="$selected $full_suites" ;;
+	*) selected="$selected $arg" ;;
+	esac
+done
+[[ -n $selected ]] || { echo "usage: run-all.sh BUILD_DIR check|full|SUITE..." >&2; exit 2; }
+
+# plan_problem TAP_FILE: why the results do not match the declared plan,
+# or nothing when they do.  The plan is the first or the last line.
+plan_problem() {
+	local plan planned count
+	plan=$(grep -E '^1\.\.[0-9]+' "$1")
+	count=$(grep -cE '^(not )?ok\b' "$1")
+	if [[ $(wc -l <<< "$plan") != 1 || -z $plan ]]; then
+		echo "declared no single plan line (1..N) but gave $count results"
+		return
+	fi
+	planned=${plan#1..}
+	planned=${planned%% *}
+	[[ $planned == "$count" ]] || echo "planned $planned results but gave $count"
+}
+
 for name in $selected; do
-	cmd=$(command_of "$name") || { echo "run-all.sh: no suite $name (suites: $known)" >&2; exit 2; }
+	cmd=$(command_of "$name") || { echo "run-all.sh: no suite $name" >&2; exit 2; }
+	tap=$results/$name.tap
 	echo "# suite $name"
 	start=$SECONDS
-	$cmd > "$results/$name.tap" 2>&1
-	rc=$?
-	cat "$results/$name.tap"
-	if [[ $rc -ne 0 ]] && ! grep -q '^not ok' "$results/$name.tap"; then
-		echo "not ok - suite $name exited with status $rc" | tee -a "$results/$name.tap"
+	$cmd 2>&1 | tee "$tap"
+	rc=${PIPESTATUS[0]}
+	if [[ $rc -ne 0 ]] && ! grep -q '^not ok' "$tap"; then
+		echo "not ok - suite $name exited with status $rc" | tee -a "$tap"
+	fi
+	problem=$(plan_problem "$tap")
+	if [[ -n $problem ]]; then
+		echo "not ok - suite $name $problem" | tee -a "$tap"
 	fi
 	echo "# suite $name took $((SECONDS - start)) s"
 done
 
-taps=$(for name in $selected; do echo "$results/$name.tap"; done)
-# shellcheck disable=SC2086 # paths without spaces
-passed=$(cat $taps | grep -c '^ok')
-# shellcheck disable=SC2086
-failed=$(cat $taps | grep -c '^not ok')
+passed=0
+failed=0
+for name in $selected; do
+	passed=$((passed + $(grep -cE '^ok\b' "$results/$name.tap")))
+	failed=$((failed + $(grep -cE '^not ok\b' "$results/$name.tap")))
+done
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 && $passed -gt 0 ]]
