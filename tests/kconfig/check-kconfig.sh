@@ -31,6 +31,7 @@ options() {	# options TREE VARIANT: the set options of its .config, sorted
 configured() {
 	local obj=$scratch/$1-$2
 	if [[ ! -f $obj/.config ]]; then
+		echo "# configuring $2 on the $1 tree (about 20 s)" >&2
 		# shellcheck disable=SC2046 # one fragment path per line, no spaces
 		"$top/kernel/build/configure.sh" "$src/$1" "$obj" \
 			$("$top/kernel/build/fragments.sh" "$2") > "$obj.log" 2>&1 ||
