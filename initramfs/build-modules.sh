@@ -18,7 +18,8 @@
 #   /mods/hello.ko             an out-of-tree module, never signed
 #   /mods/hello-signed.ko      the same signed with the build's module key
 #   /mods/signing_key.x509     that key's certificate
-# (the last two only for kernels with CONFIG_MODULE_SIG).
+# (the last two only for kernels with CONFIG_MODULE_SIG), and
+# OUT/mods.sha256, the host's digests of those files (see below).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -83,6 +84,34 @@ if grep -q "^CONFIG_MODULE_SIG=y" "$out/config"; then
 		"$obj/certs/signing_key.x509" "$root/mods/hello.ko" "$root/mods/hello-signed.ko"
 	cp "$obj/certs/signing_key.x509" "$root/mods/signing_key.x509"
 fi
+
+# The digests the kernel may name when it refuses one of these files
+# ("<file>: sha256:<hex> is not on the module allowlist", "init_module
+# refused: sha256:<hex> ..."), computed here from the very bytes packed
+# for the guest, so that the tests can check the kernel hashed what they
+# think it hashed.  One line per file of /mods and per installed module:
+# its path in the guest, the sha256 of the file, and the sha256 of the
+# module inside it (decompressed; the file's own for an uncompressed
+# one; "-" for a file that is not a module or does not decompress).
+# Which of the two a load logs depends on the path: run-verdicts.sh.
+manifest() {
+	local path file image
+	(cd "$root" && find mods lib/modules -type f | LC_ALL=C sort) | while read -r path; do
+		file=$(sha256sum < "$root/$path" | cut -d' ' -f1)
+		image=-
+		case $path in
+		*.ko | *.ko.*)
+			if module_bytes "$root/$path" > "$out/image.tmp" 2>/dev/null; then
+				image=$(sha256sum < "$out/image.tmp" | cut -d' ' -f1)
+			fi
+			;;
+		esac
+		echo "/$path $file $image"
+	done
+	rm -f "$out/image.tmp"
+}
+manifest > "$out/mods.sha256.tmp"
+mv "$out/mods.sha256.tmp" "$out/mods.sha256"
 
 "$here/pack-cpio.sh" "$root" "$out/modules.cpio.gz"
 rm -rf "$root"

@@ -95,10 +95,14 @@ load_module() {
 	dmesg | grep -v '^clocksource: ' > /tmp/load.log
 }
 
-# check_load DESCRIPTION PATH FILE ERRNO TAINT MODTAINT LOG
+# check_load DESCRIPTION PATH FILE ERRNO TAINT MODTAINT LOG [DIGEST]
 # LOG is an extended regular expression one new kernel log line must
 # match, or "-" when the load must not log anything.  A load that succeeds
-# must leave the module loaded; one that fails must not.
+# must leave the module loaded; one that fails must not.  DIGEST is the
+# sha256 the host computed for the bytes the kernel hashes on this path
+# (see tests/vm/run-verdicts.sh), "-" (the default) when none is known:
+# every "sha256:<hex>" the load logged must be DIGEST, so a log line that
+# names the wrong bytes, or names a digest where none was expected, fails.
 check_load() {
 	desc=$1
 	load_module "$2" "$3"
@@ -114,6 +118,9 @@ check_load() {
 	elif ! grep -Eq -- "$7" /tmp/load.log; then
 		problems="$problems log:no-line-matches:$7"
 	fi
+	for logged in $(grep -Eo 'sha256:[0-9a-f]{64}' /tmp/load.log); do
+		[ "${logged#sha256:}" = "${8:--}" ] || problems="$problems digest:${logged#sha256:}!=${8:--}"
+	done
 	if [ -z "$problems" ]; then
 		tap_result ok "$desc"
 	else

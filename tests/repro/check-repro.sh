@@ -9,14 +9,19 @@
 # byte for byte by compare-builds.sh (report in
 # BUILD_DIR/test-results/repro/VARIANT.report):
 #  - hashes, btf: everything identical, both builds compiled with plain
-#    gcc; then the second build boots with lockdown=integrity, loads
-#    an allowlisted module and refuses a tampered one (btf: and the loaded
-#    module's BTF shows in /sys/kernel/btf);
+#    gcc (as each build published it, OUT/compiler, and as kbuild recorded
+#    it for every C file in each build directory, so that a build through
+#    ccache cannot pass); then the second build boots with
+#    lockdown=integrity, ends cleanly, loads an allowlisted module and
+#    refuses a tampered one (btf: and the loaded module's BTF shows in
+#    /sys/kernel/btf);
 #  - sig (MODULE_SIG_ALL with the build's own key): vmlinux, bzImage and
 #    every module differ, and why: each module is identical once its
 #    appended signature is cut off, and vmlinux differs only in the
 #    section holding the built-in certificate list and in the GNU build
 #    ID, a digest of the whole image.
+# The plan comes first: a variant whose second build fails still gives its
+# number of tests, the ones that could not run failing.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -62,11 +67,23 @@ differing_sections() {	# differing_sections ELF_A ELF_B: sections with a differe
 	' "$results/offsets" -
 }
 
+# The guest's checks of the second build, by the description it prints:
+# every one must be there and pass.
+guest_checks() {	# guest_checks VARIANT
+	echo "allowlisted crc7.ko loads under lockdown"
+	btf_expected "$1" && echo "the BTF of vmlinux and of crc7 is in /sys/kernel/btf"
+	echo "tampered crc7-flipped.ko is refused under lockdown"
+}
+
+btf_expected() {	# btf_expected VARIANT: the first build has module BTF
+	grep -q '^CONFIG_DEBUG_INFO_BTF_MODULES=y' "$build/out/$1/config" 2>/dev/null
+}
+
 boot_check() {	# boot_check VARIANT OUT: load crc7 and a tampered crc7
-	local v=$1 out=$2
+	local v=$1 out=$2 rc desc
 	local initramfs_log=$results/$v.initramfs.log
 	if ! "$top/initramfs/build-modules.sh" "$out" "$build/repro/$v/linux/obj-$v" > "$initramfs_log" 2>&1; then
-		tap 1 "$v: test initramfs for the second build"
+		echo "# $v: the test initramfs for the second build failed:"
 		sed 's/^/# /' "$initramfs_log"
 		return
 	fi
@@ -89,16 +106,47 @@ tap_plan
 GUEST
 	"$top/tests/vm/run-vm.sh" "$out" "$build/initramfs/base.cpio.gz" "$results/$v.guest.sh" \
 		"$results/$v.console" lockdown=integrity > "$results/$v.boot" 2>&1
-	local rc=$?
-	while read -r line; do
-		desc=${line#* - }
-		case $line in
-		ok*) tap 0 "$v, second build booted: $desc" ;;
-		*) tap 1 "$v, second build booted: $desc" ;;
-		esac
-	done < <(grep -E '^(not )?ok [0-9]+ - ' "$results/$v.boot")
+	rc=$?
+	tap $rc "$v: second build boots and its guest ends cleanly (tests/vm/run-vm.sh)"
 	grep '^# ' "$results/$v.boot"
-	[[ $rc == 0 ]] || { tap 1 "$v: second build boots and runs its checks"; tail -n 20 "$results/$v.boot" | sed 's/^/# /'; }
+	# A check passes when the guest passed it in a boot that ended cleanly.
+	while read -r desc; do
+		[[ $rc == 0 ]] && awk -v d="$desc" '
+			/^ok [0-9]+ - / { sub(/^ok [0-9]+ - /, ""); if ($0 == d) found = 1 }
+			END { exit !found }' "$results/$v.boot"
+		tap $? "$v, second build booted: $desc"
+	done < <(guest_checks "$v")
+}
+
+# kbuild_compilers OBJ: the compilers of every C file kbuild compiled in
+# OBJ, as it recorded them in the .o.cmd files ("gcc", "ccache gcc"), one
+# per line, each once.  What ran, whatever the published "compiler" says.
+kbuild_compilers() {
+	find -H "$1" -name '*.o.cmd' -exec sed -n 's/^savedcmd_[^ ]* := \(.*\) -Wp,-MMD,.*/\1/p' {} + 2>/dev/null |
+		LC_ALL=C sort -u
+}
+
+# plan_of VARIANT: how many tests the loop below gives for it, whatever
+# happens, so that the plan can come first.
+plan_of() {
+	case $1 in
+	sig) echo 4 ;;
+	*) echo $((5 + $(guest_checks "$1" | wc -l))) ;;
+	esac
+}
+
+plan=0
+for v in $variants; do
+	plan=$((plan + $(plan_of "$v")))
+done
+tap_plan "$plan"
+
+# not_run VARIANT FIRST_TEST REASON: fail the tests of VARIANT that did not
+# run, from its FIRST_TEST (tap_n when the variant started) on.
+not_run() {
+	while (( tap_n - $2 < $(plan_of "$1") )); do
+		tap 1 "$1: test $((tap_n - $2 + 1)) of $(plan_of "$1") not run: $3"
+	done
 }
 
 for v in $variants; do
@@ -106,11 +154,13 @@ for v in $variants; do
 	second=$build/repro/$v/out
 	report=$results/$v.report
 	start=$SECONDS
+	begin=$tap_n
 	second_build "$v" > "$results/$v.build.log" 2>&1
 	rc=$?
-	tap $rc "$v: second build from scratch in $build/repro/$v ($(cat "$first/compiler"))"
+	tap $rc "$v: second build from scratch in $build/repro/$v ($(cat "$first/compiler" 2>/dev/null))"
 	if [[ $rc != 0 ]]; then
 		tail -n 20 "$results/$v.build.log" | sed 's/^/# /'
+		not_run "$v" "$begin" "no second build"
 		continue
 	fi
 	echo "# $v: second build took $((SECONDS - start)) s"
@@ -142,12 +192,20 @@ for v in $variants; do
 		tap $? "$v: vmlinux differs only in ${certs:-?} (the build's certificate) and ${build_id:-?} (its build ID)"
 		;;
 	*)
-		[[ $(cat "$first/compiler") == gcc ]]
-		tap $? "$v: both builds compiled with plain gcc, no ccache ($(cat "$first/compiler"))"
+		# What each build was told to use (published with it), and what
+		# kbuild recorded it ran: a ccache build cannot pass either.
+		cc_first=$(cat "$first/compiler" 2>/dev/null)
+		cc_second=$(cat "$second/compiler" 2>/dev/null)
+		[[ $cc_first == gcc && $cc_second == gcc ]]
+		tap $? "$v: both builds compiled with plain gcc, no ccache (first: ${cc_first:-?}, second: ${cc_second:-?})"
+		kbuild_first=$(kbuild_compilers "$build/src/patched/obj-$v" | paste -sd,)
+		kbuild_second=$(kbuild_compilers "$build/repro/$v/linux/obj-$v" | paste -sd,)
+		[[ $kbuild_first == gcc && $kbuild_second == gcc ]]
+		tap $? "$v: kbuild recorded plain gcc for every C file of both builds (first: ${kbuild_first:-none}, second: ${kbuild_second:-none})"
 		[[ $rc == 0 ]]
 		tap $? "$v: bzImage, vmlinux and every installed module are identical ($(tail -n 1 "$report"))"
 		boot_check "$v" "$second"
 		;;
 	esac
+	not_run "$v" "$begin" "see above"
 done
-tap_done

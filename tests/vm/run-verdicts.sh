@@ -1,17 +1,48 @@
 #!/bin/bash
-# Usage: run-verdicts.sh BUILD_DIR
-# Run every load listed in verdicts.tsv, one VM boot each, on the patched
-# kernel of its variant and on the pristine kernel of that variant where
-# BUILD_DIR/out/pristine-VARIANT exists.  Prints TAP: one test per load
-# and kernel, plus one per load that checks the pristine and the patched
-# kernel gave the same verdict and the same log lines.
+# Usage: run-verdicts.sh BUILD_DIR KERNEL...
+# Run the loads listed in verdicts.tsv, one VM boot each, on the named
+# kernels: KERNEL is a published kernel, BUILD_DIR/out/KERNEL, either a
+# variant (hashes, hashes+sig, sig, nosig, btf) or pristine-VARIANT, the
+# unpatched tree built with that variant's config.  A row of variant V
+# runs on kernel V and on pristine-V, each only if named.  A named kernel
+# that is not built (bzImage, modules.cpio.gz, mods.sha256) fails its
+# rows: nothing disappears.
+#
+# Prints TAP as it goes, in table order (two boots at a time), the plan
+# first:
+#  - one test per load and kernel: the guest's verdict (initramfs/vmtest.sh
+#    check_load, which also checks the digest a refusal logs against the
+#    host's, see expected_digest), failed too when the boot did not end
+#    cleanly (tests/vm/run-vm.sh: qemu's status, the guest's end marker,
+#    no kernel warning or crash on the console);
+#  - on the patched sig and nosig kernels, one more per load: the same
+#    verdict and log lines as the pristine kernel gave, as committed in
+#    tests/vm/pristine-golden.tsv;
+#  - when a pristine kernel runs, its observations are written to
+#    BUILD_DIR/test-results/pristine-golden.tsv, and one last test checks
+#    that they are the committed file's.
+# VM_ONLY=ERE runs only the loads whose id ("variant mode module path")
+# matches (development); VM_GOLDEN=FILE compares with FILE instead of
+# tests/vm/pristine-golden.tsv; VM_PARALLEL=N boots N at a time.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../lib/tap.sh"
+[[ $# -ge 2 ]] || { echo "usage: run-verdicts.sh BUILD_DIR KERNEL..." >&2; exit 2; }
 build=$(cd "$1" && pwd)
+shift
+kernels=" $* "
 base=$build/initramfs/base.cpio.gz
 results=$build/test-results/verdicts
+golden=${VM_GOLDEN:-$here/pristine-golden.tsv}
+golden_out=$build/test-results/pristine-golden.tsv
 rm -rf "$results"
 mkdir -p "$results"
+
+# The variants whose patched kernels must behave exactly like the pristine
+# ones (the series changes nothing for a kernel without the allowlist);
+# the others have no pristine counterpart to compare with.
+golden_variants=" sig nosig "
 
 declare -A mode_args mode_setup
 while IFS=$'\t' read -r name args setup; do
@@ -21,7 +52,14 @@ while IFS=$'\t' read -r name args setup; do
 	mode_setup[$name]=$setup
 done < "$here/modes.tsv"
 
-# Expand the table into one job per load and kernel.
+# Every kernel named must be one the table has rows for.
+variants=" $(grep -v '^#' "$here/verdicts.tsv" | cut -f1 | sort -u | tr '\n' ' ') "
+for kernel in $kernels; do
+	[[ $variants == *" ${kernel#pristine-} "* ]] ||
+		{ echo "Bail out! no rows in verdicts.tsv for kernel $kernel"; exit 1; }
+done
+
+# Expand the table into one job per load and named kernel.
 loads=()
 while IFS=$'\t' read -r variant modes module paths errno taint modtaint log; do
 	[[ -z $variant || $variant == \#* ]] && continue
@@ -29,72 +67,215 @@ while IFS=$'\t' read -r variant modes module paths errno taint modtaint log; do
 		[[ -v mode_args[$mode] ]] || { echo "Bail out! unknown mode $mode in verdicts.tsv" ; exit 1; }
 		for path in ${paths//,/ }; do
 			id="$variant $mode $module $path"
-			# VM_ONLY=ERE runs only the loads whose id matches (development).
 			[[ -z ${VM_ONLY-} || $id =~ $VM_ONLY ]] || continue
 			for kernel in "$variant" "pristine-$variant"; do
-				[[ -f $build/out/$kernel/bzImage ]] || continue
+				[[ $kernels == *" $kernel "* ]] || continue
 				loads+=("$(printf "%s\x1f" "$kernel" "$mode" "$module" "$path" "$errno" "$taint" "$modtaint" "$log")$id")
 			done
 		done
 	done
 done < "$here/verdicts.tsv"
 
-run_job() {
+job_field() {	# job_field I FIELD: one field of job I (kernel ... id)
+	local kernel mode module path errno taint modtaint log id
+	IFS=$'\x1f' read -r kernel mode module path errno taint modtaint log id <<< "${loads[$1]}"
+	echo "${!2}"
+}
+
+# The plan: one test per job, one more per job on a kernel compared with
+# the golden file, and the golden file itself when a pristine kernel runs.
+plan=${#loads[@]}
+pristine_run=
+for i in "${!loads[@]}"; do
+	[[ $golden_variants == *" $(job_field "$i" kernel) "* ]] && plan=$((plan + 1))
+done
+[[ $kernels == *" pristine-"* ]] && { pristine_run=yes; plan=$((plan + 1)); }
+tap_plan "$plan"
+
+missing_build() {	# missing_build KERNEL: what of its build is missing, if anything
+	local f
+	for f in bzImage modules.cpio.gz mods.sha256; do
+		[[ -f $build/out/$1/$f ]] || { echo "$build/out/$1/$f is missing"; return; }
+	done
+}
+
+# expected_digest KERNEL MODULE PATH: the sha256 the kernel names if it
+# refuses this load, from the host's manifest of the guest's files
+# (initramfs/build-modules.sh), "-" if there is none.  Which bytes are
+# hashed depends on the path (kernel/patches/0010, 0011):
+#  - finit, init: the file as read, by IMA (MODULE_CHECK appraisal of
+#    finit_module()) or as the init_module() buffer (modload passes the
+#    file's bytes);
+#  - finit-compressed: the compressed file as read: IMA tries the
+#    decompressed module too, but a refusal names the file's digest;
+#  - insmod, modprobe: kmod (Debian's, version 30) decompresses a
+#    compressed module in user space and calls init_module() with the
+#    result, and calls finit_module() on an uncompressed file: either
+#    way the module's uncompressed bytes.  modprobe loads the installed
+#    module of that name, not the file in /mods.
+expected_digest() {
+	local manifest=$build/out/$1/mods.sha256 file=/mods/$2 name
+	if [[ $3 == modprobe ]]; then
+		name=${2%%.*}
+		name=${name%%-*}
+		file=$(awk -v n="$name" '$1 ~ "^/lib/modules/.*/" n "\\.ko" { print $1; exit }' "$manifest")
+	fi
+	awk -v f="$file" -v p="$3" '
+		$1 == f { print (p == "insmod" || p == "modprobe") ? $3 : $2; found = 1 }
+		END { if (!found) print "-" }
+	' "$manifest"
+}
+
+run_job() {	# run_job I: boot job I; leaves results/I/{guest.sh,console.log,tap,vm-rc}
 	local kernel mode module path errno taint modtaint log id n=$1
-	IFS=$'\x1f' read -r kernel mode module path errno taint modtaint log id <<< "$2"
-	local dir=$results/$n
-	mkdir -p "$dir"
+	IFS=$'\x1f' read -r kernel mode module path errno taint modtaint log id <<< "${loads[$n]}"
+	local dir=$results/$n rc=0
 	{
 		echo '#!/bin/sh'
 		echo '. /bin/vmtest.sh'
 		printf 'setup_mode %q\n' "${mode_setup[$mode]}"
-		printf 'check_load %q %q %q %q %q %q %q\n' \
+		printf 'check_load %q %q %q %q %q %q %q %q\n' \
 			"$kernel, $mode: $module via $path -> $errno taint $taint" \
-			"$path" "/mods/$module" "$errno" "$taint" "$modtaint" "$log"
+			"$path" "/mods/$module" "$errno" "$taint" "$modtaint" "$log" \
+			"$(expected_digest "$kernel" "$module" "$path")"
 	} > "$dir/guest.sh"
 	"$here/run-vm.sh" "$build/out/$kernel" "$base" "$dir/guest.sh" "$dir/console.log" \
-		${mode_args[$mode]} > "$dir/tap" 2>&1 || true
-	echo "$kernel" > "$dir/kernel"
-	echo "$id" > "$dir/id"
+		${mode_args[$mode]} > "$dir/tap" 2>&1 || rc=$?
+	echo "$rc" > "$dir/vm-rc"
 }
 
-# Two boots at a time: the machines have two cores.
+# observation I: what the guest saw for job I, as compared between
+# kernels: its "# observed:" and "# log:" lines, without timestamps.
+observation() {
+	[[ -f $results/$1/tap ]] || return 0
+	grep -E '^# (observed|log):' "$results/$1/tap" | sed -E 's/\[ *[0-9]+\.[0-9]+\] //' || true
+}
+
+golden_entry() {	# golden_entry ID: the committed observation of a row
+	[[ -f $golden ]] || return 0
+	awk -F '\t' -v id="$1" '$1 == id { print $2 }' "$golden"
+}
+
+report_job() {	# report_job I: the TAP lines of job I, once it is done
+	local kernel mode module path errno taint modtaint log id
+	IFS=$'\x1f' read -r kernel mode module path errno taint modtaint log id <<< "${loads[$1]}"
+	local dir=$results/$1 desc="$kernel, $mode: $module via $path -> $errno taint $taint"
+	local line obs expected
+	if [[ -f $dir/missing ]]; then
+		tap 1 "$desc (kernel not built)"
+		echo "# $(cat "$dir/missing")"
+	else
+		line=$(grep -E '^(not )?ok ' "$dir/tap" | head -n 1 || true)
+		if [[ -z $line ]]; then
+			tap 1 "$desc (no result from the guest)"
+		elif [[ $(cat "$dir/vm-rc" 2>/dev/null) != 0 ]]; then
+			tap 1 "$desc (the guest said: ${line%% [0-9]*}; the boot did not end cleanly)"
+		elif [[ $line == ok* ]]; then
+			tap 0 "$desc"
+		else
+			tap 1 "$desc"
+		fi
+		grep -E '^# ' "$dir/tap" | grep -v '^# log: ' || true
+	fi
+	obs=$(observation "$1")
+	if [[ $kernel == pristine-* ]]; then
+		if [[ -n $obs ]]; then
+			sed "s/^/$id\t/" <<< "$obs"
+		else
+			printf '%s\t# no result\n' "$id"
+		fi >> "$golden_out.tmp"
+	elif [[ $golden_variants == *" $kernel "* ]]; then
+		expected=$(golden_entry "$id")
+		if [[ -n $obs && $obs == "$expected" ]]; then
+			tap 0 "same verdict and log as the pristine kernel ($(basename "$golden")): $id"
+		else
+			tap 1 "same verdict and log as the pristine kernel ($(basename "$golden")): $id"
+			if [[ -z $expected ]]; then
+				echo "# no entry for this row in $golden"
+			else
+				diff -u --label "$(basename "$golden")" --label "$kernel" \
+					<(echo "$expected") <(echo "$obs") | sed 's/^/# /' || true
+			fi
+		fi
+	fi
+}
+
+# The comment that heads the golden file, so that the committed file is a
+# copy of the one a run writes (comment lines are not compared).
+golden_header() {
+	cat <<'EOF'
+# What the pristine (unpatched) kernels observed for each load of
+# tests/vm/verdicts.tsv; the patched sig and nosig kernels must observe
+# the same (tests/vm/run-verdicts.sh).  One line per "# observed:" or
+# "# log:" line of the guest, timestamps removed, after the row id
+# (variant mode module path) and a tab.  Regenerate after a change of
+# the table or of the kernel, and review the diff:
+#   tests/vm/run-verdicts.sh build pristine-sig pristine-nosig
+#   cp build/test-results/pristine-golden.tsv tests/vm/pristine-golden.tsv
+EOF
+}
+
+# check_golden: the pristine kernels' observations against the committed
+# ones, for the rows they ran: all rows of their variants, or those that
+# VM_ONLY selected.
+check_golden() {
+	local committed=$results/golden-committed desc="pristine results equal ${golden#"$top"/}"
+	local variants=" " kernel
+	for kernel in $kernels; do
+		[[ $kernel == pristine-* ]] && variants+="${kernel#pristine-} "
+	done
+	{ golden_header; cat "$golden_out.tmp" 2>/dev/null; } > "$golden_out"
+	rm -f "$golden_out.tmp"
+	if [[ ! -f $golden ]]; then
+		tap 1 "$desc"
+		echo "# $golden does not exist; see its generation in $golden_out"
+		return
+	fi
+	grep -v '^#' "$golden_out" > "$results/golden-ran" || true
+	if [[ -n ${VM_ONLY-} ]]; then
+		cut -f1 "$results/golden-ran" | sort -u > "$results/golden-ids"
+		awk -F '\t' 'FNR == NR { ran[$0] = 1; next } $1 in ran' "$results/golden-ids" "$golden"
+	else
+		awk -F '\t' -v v="$variants" '/^#/ { next } { split($1, f, " ") } index(v, " " f[1] " ")' "$golden"
+	fi > "$committed"
+	local rc=0
+	diff -u --label "$golden" --label "$golden_out" "$committed" "$results/golden-ran" > "$results/golden.diff" || rc=$?
+	tap "$rc" "$desc"
+	sed 's/^/# /' "$results/golden.diff"
+}
+
+# Boot two at a time (the machines have two cores) and report each job as
+# soon as it and all before it are done, so that the TAP streams in table
+# order.  Jobs whose kernel is not built are done at once.
+rm -f "$golden_out.tmp"
+next=0
+report_done() {
+	while (( next < ${#loads[@]} )) && [[ -f $results/$next/done ]]; do
+		report_job "$next"
+		next=$((next + 1))
+	done
+}
 parallel=${VM_PARALLEL:-$(nproc)}
 for i in "${!loads[@]}"; do
+	mkdir -p "$results/$i"
+	problem=$(missing_build "$(job_field "$i" kernel)")
+	if [[ -n $problem ]]; then
+		echo "$problem" > "$results/$i/missing"
+		touch "$results/$i/done"
+		report_done
+		continue
+	fi
 	while (( $(jobs -rp | wc -l) >= parallel )); do
-		wait -n
+		wait -n || true
+		report_done
 	done
-	run_job "$i" "${loads[$i]}" &
+	# "done" even if run_job stopped half way: its row then fails.
+	{ run_job "$i" || true; touch "$results/$i/done"; } &
+done
+while (( $(jobs -rp | wc -l) > 0 )); do
+	wait -n || true
+	report_done
 done
 wait
-
-# Report in table order, renumbered.
-n=0
-declare -A observed
-for i in "${!loads[@]}"; do
-	dir=$results/$i
-	id=$(cat "$dir/id")
-	kernel=$(cat "$dir/kernel")
-	line=$(grep -E '^(not )?ok ' "$dir/tap" | head -n 1 || true)
-	n=$((n + 1))
-	if [[ -z $line ]]; then
-		echo "not ok $n - $kernel: $id (no result from the guest)"
-	else
-		echo "${line/ 1 - / $n - }"
-	fi
-	grep -E '^# ' "$dir/tap" | grep -v '^# log: ' || true
-	obs=$(grep -E '^# (observed|log):' "$dir/tap" | sed -E 's/\[ *[0-9]+\.[0-9]+\] //' || true)
-	key=${id}
-	if [[ $kernel == pristine-* ]]; then
-		n=$((n + 1))
-		if [[ ${observed[$key]-} == "$obs" && -n $obs ]]; then
-			echo "ok $n - same verdict and log on patched and pristine: $id"
-		else
-			echo "not ok $n - patched and pristine differ: $id"
-			diff <(echo "${observed[$key]-}") <(echo "$obs") | sed 's/^/# /' || true
-		fi
-	else
-		observed[$key]=$obs
-	fi
-done
-echo "1..$n"
+report_done
+[[ -z $pristine_run ]] || check_golden

@@ -4,12 +4,22 @@
 # qemu with the base initramfs, that kernel's modules and GUEST_SCRIPT as
 # /test.sh, and the extra kernel command line arguments.  The whole
 # serial console goes to CONSOLE_LOG; what the guest script printed (TAP)
-# goes to stdout.  Exits non-zero, after showing the console, when the
-# guest did not finish: a panic, a hang past $VM_TIMEOUT seconds (default
-# 120), or a script that exited non-zero.  $VM_KERNEL boots another image
-# instead of KERNEL_OUT/bzImage (a vmlinux, through its PVH entry point).
+# goes to stdout.  $VM_KERNEL boots another image instead of
+# KERNEL_OUT/bzImage (a vmlinux, through its PVH entry point).
+#
+# Exits non-zero unless the boot ended cleanly, and then says why in TAP
+# comments after the guest's output (with the end of the console):
+#  - qemu did not exit with the status of a guest that powered off (0,
+#    with -no-reboot) : a hang killed after $VM_TIMEOUT seconds (default
+#    120; status 124), or qemu itself failing;
+#  - the guest's end marker "VMTEST-END rc=0" is missing: a panic, a
+#    guest script that stopped or exited non-zero;
+#  - the console shows a kernel warning or crash (tests/lib/console.sh),
+#    even one the guest script lived through.
+# Callers must fail whatever test was running when this fails.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/console.sh"
 kout=$1
 base=$2
 script=$3
@@ -24,21 +34,49 @@ chmod +x "$work/root/test.sh"
 "$here/../../initramfs/pack-cpio.sh" "$work/root" "$work/test.cpio.gz"
 cat "$base" "$kout/modules.cpio.gz" "$work/test.cpio.gz" > "$work/initrd"
 
-# TCG only: /dev/kvm exists on these machines but hangs.
-timeout "${VM_TIMEOUT:-120}" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
+# TCG only: /dev/kvm exists on these machines but hangs.  loglevel=5 puts
+# warnings (KERN_WARNING) on the console: a WARN() prints its "WARNING:"
+# line at that level, and the console is where console_trouble looks.
+timeout=${VM_TIMEOUT:-120}
+qemu_status=0
+timeout "$timeout" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "${VM_KERNEL:-$kout/bzImage}" -initrd "$work/initrd" \
-	-append "console=ttyS0 panic=-1 loglevel=4 tsc=reliable $*" \
-	< /dev/null > "$console" 2>&1 || true
+	-append "console=ttyS0 panic=-1 loglevel=5 tsc=reliable $*" \
+	< /dev/null > "$console" 2>&1 || qemu_status=$?
 
 # The firmware's escape sequences may precede the begin marker on its line.
 guest_output() {
 	tr -d '\r' < "$console" | sed -n '/VMTEST-BEGIN$/,/^VMTEST-END/p' | sed '1d;$d'
 }
-if ! tr -d '\r' < "$console" | grep -q '^VMTEST-END rc=0$'; then
-	echo "# guest did not finish cleanly; console of $kout ($*):"
-	tr -d '\r' < "$console" | sed 's/^/#   /'
-	guest_output
+
+# Why the boot did not end cleanly, one reason a line; nothing if it did.
+# The guest's "reboot -f" makes qemu (-no-reboot) exit with status 0; so
+# does a panic (panic=-1 reboots at once), which the marker tells apart.
+problems() {
+	case $qemu_status in
+	0) ;;
+	124) echo "qemu killed after ${timeout} s (VM_TIMEOUT): the guest hung" ;;
+	*) echo "qemu exited with status $qemu_status" ;;
+	esac
+	end=$(tr -d '\r' < "$console" | grep -a '^VMTEST-END' | tail -n 1)
+	case $end in
+	'VMTEST-END rc=0') ;;
+	'') echo "no VMTEST-END marker: the guest did not finish (panic, hang or crash)" ;;
+	*) echo "the guest script ended badly: $end" ;;
+	esac
+	if console_trouble "$console" > "$work/trouble"; then
+		echo "kernel warning or crash on the console:"
+		sed 's/^/  line /' "$work/trouble" | head -n 20
+	fi
+}
+
+guest_output
+problems > "$work/problems"
+if [ -s "$work/problems" ]; then
+	echo "# run-vm: the boot of $kout ($*) did not end cleanly:"
+	sed 's/^/# run-vm: /' "$work/problems"
+	echo "# run-vm: end of its console ($console):"
+	tr -d '\r' < "$console" | tail -n 40 | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g; s/^/#   /'
 	exit 1
 fi
-guest_output

@@ -20,3 +20,16 @@ while IFS=$'\t' read -r variant modes module paths errno taint modtaint log; do
 	[[ $log == - ]] && log="(nothing)" || log="\`$log\`"
 	echo "| $variant | ${modes//,/, } | $module | ${paths//,/, } | $errno | $taint | $modtaint | $log |"
 done < "$here/verdicts.tsv"
+# How many behaviours that is: the distinct (module file × mode × path)
+# cases, then what they expand to over the variants.
+cases=$(while IFS=$'\t' read -r variant modes module paths rest; do
+	[[ -z $variant || $variant == \#* ]] && continue
+	for mode in ${modes//,/ }; do
+		for path in ${paths//,/ }; do
+			echo "$variant $module $mode $path"
+		done
+	done
+done < "$here/verdicts.tsv")
+echo
+echo "The table checks $(cut -d' ' -f2- <<< "$cases" | sort -u | wc -l) distinct (module file ×" \
+	"mode × path) cases, $(wc -l <<< "$cases") loads over the $(cut -d' ' -f1 <<< "$cases" | sort -u | wc -l) variants."
