@@ -5,7 +5,8 @@
 #                   key) and the test initramfs, boot it and show an
 #                   allowlisted module, a tampered one and a foreign one
 #                   (about 8 min on 2 cores; one progress line per step)
-#   make kernels    every config variant (sig nosig hashes hashes+sig btf)
+#   make kernels    every config variant (sig nosig hashes hashes+sig btf
+#                   hashes+sigforce)
 #   make check      what CI runs: the allowlist variants (hashes,
 #                   hashes+sig) and every security-relevant test; ends
 #                   with "N passed, N failed" (at most 45 min, see NOTES)
@@ -34,7 +35,7 @@ OUT := $(B)/out
 TOOLS := $(B)/tools
 TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 
-VARIANTS := sig nosig hashes hashes+sig btf
+VARIANTS := sig nosig hashes hashes+sig btf hashes+sigforce
 PRISTINE_VARIANTS := sig nosig
 # The kernels "make check" tests: those that carry the allowlist (btf, the
 # same with debug information and BTF, is left to check-full).
@@ -123,6 +124,7 @@ $(OUT)/%/bzImage: $(SRC)/patched.stamp kernel/configs/base.config kernel/configs
 
 # Fragments a variant extends (kernel/build/fragments.sh)
 $(OUT)/btf/bzImage: kernel/configs/hashes.config
+$(OUT)/hashes+sigforce/bzImage: kernel/configs/hashes+sig.config
 
 $(REPRO_VARIANTS:%=$(OUT)/%/bzImage): KERNEL_CC := gcc
 

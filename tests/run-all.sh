@@ -32,7 +32,7 @@ command_of() {	# command_of SUITE: the command that runs it
 	series) echo "$here/series/check-series.sh $build" ;;
 	series-build) echo "$here/series/check-series.sh $build --build" ;;
 	vm) echo "$here/vm/run-verdicts.sh $build hashes hashes+sig" ;;
-	vm-full) echo "$here/vm/run-verdicts.sh $build sig nosig btf pristine-sig pristine-nosig" ;;
+	vm-full) echo "$here/vm/run-verdicts.sh $build sig nosig btf hashes+sigforce pristine-sig pristine-nosig" ;;
 	allowlist) echo "$here/vm/run-allowlist.sh $build" ;;
 	repro) echo "$here/repro/check-repro.sh $build hashes" ;;
 	repro-sig) echo "$here/repro/check-repro.sh $build sig" ;;
