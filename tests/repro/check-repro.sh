@@ -46,6 +46,9 @@ second_build() {
 		"$top/kernel/build/build-kernel.sh" "$dir/linux" "$1" "$dir/out"
 }
 
+export -f second_build
+export build top
+
 unsigned() {	# unsigned MODULE: the module without its appended signature
 	local size magic siglen
 	size=$(stat -c %s "$1")
@@ -155,11 +158,13 @@ for v in $variants; do
 	report=$results/$v.report
 	start=$SECONDS
 	begin=$tap_n
-	second_build "$v" > "$results/$v.build.log" 2>&1
-	rc=$?
+	# step.sh speaks once a minute while the build runs, so that the
+	# suite is never silent for long; its lines are made TAP comments.
+	"$top/kernel/build/step.sh" "# $v: second build" "6 min on 2 cores" \
+		"$results/$v.build.log" second_build "$v" | sed 's/^[^#]/# &/'
+	rc=${PIPESTATUS[0]}
 	tap $rc "$v: second build from scratch in $build/repro/$v ($(cat "$first/compiler" 2>/dev/null))"
 	if [[ $rc != 0 ]]; then
-		tail -n 20 "$results/$v.build.log" | sed 's/^/# /'
 		not_run "$v" "$begin" "no second build"
 		continue
 	fi
