@@ -11,8 +11,7 @@
 #  - -fdebug-prefix-map for configs with debug information, whose DWARF
 #    would otherwise name the build directory (only then, so that ccache
 #    shares objects between trees otherwise);
-#  - the compiler: $KERNEL_CC (default gcc; "ccache gcc" for ccache),
-#    with CCACHE_BASEDIR set (see below).
+#  - the compiler: $KERNEL_CC (default gcc; "ccache gcc" for ccache).
 set -eu
 tree=$(cd "$1" && pwd)
 obj=$tree/obj-$2
@@ -34,12 +33,6 @@ prefix_map=
 if grep -q '^CONFIG_DEBUG_INFO=y' "$obj/.config"; then
 	prefix_map=-fdebug-prefix-map=$tree/=
 fi
-
-# ccache: paths below the directory that holds the trees count as
-# relative, so that another checkout (CI's clean clone) finds the objects
-# of this one.
-CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$(dirname "$tree")")}
-export CCACHE_BASEDIR
 
 exec make -s -C "$tree" O="$obj" CC="${KERNEL_CC:-gcc}" \
 	KCFLAGS="$prefix_map" KAFLAGS="$prefix_map" "$@"
