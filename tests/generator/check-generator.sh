@@ -67,7 +67,7 @@ tap $? "an unknown algorithm is a usage error (exit 2), nothing written"
 
 # kbuild: an incremental rebuild restores a removed module and the list,
 # also with module BTF, where the modules are encoded against the BTF of
-# vmlinux made before them (patch 7).  Same compiler and settings as the
+# vmlinux made before them (patch 6).  Same compiler and settings as the
 # build itself (kmake.sh), so that nothing else is rebuilt.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 for variant in $variants; do
