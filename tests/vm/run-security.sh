@@ -1,0 +1,145 @@
+#!/bin/bash
+# Usage: run-security.sh BUILD_DIR
+# The VM tests of the security review (NOTES.md, "Security review"), in
+# TAP.  Each one failed on the series before its fix:
+#  - cache: a file that passed MODULE_CHECK through the allowlist is then
+#    read as an IMA policy under "appraise func=POLICY_CHECK
+#    appraise_type=imasig": refused (EACCES), like a file never loaded;
+#    the pass was cached in the slot all kernel_read_file() hooks share;
+#  - trailing: a listed module compressed, with bytes appended after the
+#    stream, given to finit_module(MODULE_INIT_COMPRESSED_FILE): refused
+#    by the loader (EINVAL) and, under the IMA policy, by IMA (EACCES);
+#    xz on hashes, zstd on hashes+sig;
+#  - roothash: root writes a correct security.ima hash (evmctl ima_hash)
+#    on an unlisted, unsigned module on tmpfs: the shipped policy refuses
+#    it, while a rule without appraise_type=imasig (the shipped policy
+#    before the fix) lets it load.
+# Every test fails when the boot it reads did not end cleanly or when the
+# kernel it needs is not built.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "$1" && pwd)
+base=$build/initramfs/base.cpio.gz
+work=$build/test-results/security
+rm -rf "$work"
+mkdir -p "$work"
+. "$here/../lib/tap.sh"
+
+tap_plan 12
+
+# boot NAME VARIANT [KERNEL_ARG...]: boot VARIANT with $work/NAME.sh as the
+# guest script; its output goes to $work/NAME.out, and NAME.rc says
+# whether the boot ended cleanly (run-vm.sh).
+boot() {
+	local name=$1 kout=$build/out/$2
+	shift 2
+	if [[ ! -f $kout/bzImage || ! -f $kout/modules.cpio.gz || ! -f $base ]]; then
+		echo "# $kout or $base is missing (kernel not built)" > "$work/$name.out"
+		echo 1 > "$work/$name.rc"
+		return
+	fi
+	"$here/run-vm.sh" "$kout" "$base" "$work/$name.sh" "$work/$name.console" "$@" \
+		> "$work/$name.out" 2>&1
+	echo $? > "$work/$name.rc"
+}
+
+# saw NAME ERE: the boot of NAME ended cleanly and printed a line matching
+# ERE.  A bad boot is explained once, in TAP comments.
+saw() {
+	if [[ $(cat "$work/$1.rc") != 0 ]]; then
+		if [[ ! -f $work/$1.told ]]; then
+			grep '^# ' "$work/$1.out" | head -n 25
+			touch "$work/$1.told"
+		fi
+		return 1
+	fi
+	grep -Eq -- "$2" "$work/$1.out"
+}
+
+# What the guest scripts share: vmtest.sh's load_module, and "result
+# LABEL PATH FILE", which loads and prints "LABEL errno=E taint=T" and
+# the kernel's log lines of the load as "LABEL log: ...".
+guest_prologue='#!/bin/sh
+. /bin/vmtest.sh
+result() {
+	load_module "$2" "$3"
+	echo "$1 errno=$errno taint=$taint"
+	sed "s/^/$1 log: /" /tmp/load.log
+}
+policy() {	# policy TEXT...: append rules to the IMA policy
+	printf "%s\n" "$@" > /sys/kernel/security/ima/policy || echo "POLICY-REFUSED $*"
+}'
+
+# --- cache ---------------------------------------------------------------
+cat > "$work/cache.sh" <<GUEST
+$guest_prologue
+cp /mods/crc7.ko /tmp/passed.ko
+cp /mods/crc7.ko /tmp/fresh.ko
+policy "\$(cat /etc/ima/modules-allowlist.policy)" "appraise func=POLICY_CHECK appraise_type=imasig"
+result LOAD finit /tmp/passed.ko
+for f in passed fresh; do
+	if echo /tmp/\$f.ko 2>/tmp/err > /sys/kernel/security/ima/policy; then
+		echo "AS-POLICY \$f: accepted"
+	else
+		echo "AS-POLICY \$f: \$(cat /tmp/err)"
+	fi
+done
+GUEST
+boot cache hashes
+saw cache '^LOAD errno=OK taint=0$'
+tap $? "cache: crc7.ko passes finit_module() through the allowlist under the IMA policy"
+saw cache '^AS-POLICY passed: .*Permission denied'
+tap $? "cache: the same file read as an IMA policy (POLICY_CHECK, imasig) is refused, the allowlist pass is not reused"
+saw cache '^AS-POLICY fresh: .*Permission denied'
+tap $? "cache: control, a copy never loaded is refused the same way"
+
+# --- trailing ------------------------------------------------------------
+# trailing VARIANT EXT: the listed crc7.ko compressed as EXT with 16 bytes
+# appended, through the kernel's decompressor, without and with the IMA
+# policy.
+trailing() {
+	local name=trailing-$1 ext=$2
+	cat > "$work/$name.sh" <<GUEST
+$guest_prologue
+cat /mods/crc7.ko.$ext > /tmp/trailing.ko.$ext
+printf 'sixteen bytes!!\n' >> /tmp/trailing.ko.$ext
+result PLAIN finit-compressed /tmp/trailing.ko.$ext
+policy "\$(cat /etc/ima/modules-allowlist.policy)"
+result IMA finit-compressed /tmp/trailing.ko.$ext
+GUEST
+	boot "$name" "$1"
+	saw "$name" '^PLAIN errno=EINVAL taint=0$' && saw "$name" "^PLAIN log: .*16 bytes after the (stream|frame)"
+	tap $? "trailing, $1: crc7.ko.$ext with 16 bytes after the stream is refused by the loader (EINVAL), saying so"
+	saw "$name" '^IMA errno=EACCES taint=0$' && saw "$name" '^IMA log: .*trailing\.ko\.'"$ext"': sha256:[0-9a-f]{64} is not on the module allowlist'
+	tap $? "trailing, $1: the same file is refused by IMA's MODULE_CHECK (EACCES)"
+}
+trailing hashes xz
+trailing hashes+sig zst
+
+# --- roothash ------------------------------------------------------------
+# roothash NAME RULE: hello.ko (not listed, not signed) on tmpfs with a
+# security.ima hash that root wrote, loaded under RULE.
+roothash() {
+	cat > "$work/$1.sh" <<GUEST
+$guest_prologue
+cp /mods/hello.ko /tmp/hello.ko
+evmctl ima_hash -a sha256 /tmp/hello.ko > /dev/null 2>&1 && echo HASH-WRITTEN
+policy "$2"
+result LOAD finit /tmp/hello.ko
+GUEST
+	boot "$1" hashes
+}
+roothash roothash-shipped "$(grep -v '^#' "$here/../../ima-policy/modules-allowlist.policy")"
+roothash roothash-old "appraise func=MODULE_CHECK"
+saw roothash-shipped '^HASH-WRITTEN$'
+tap $? "roothash: evmctl wrote security.ima (a sha256 hash) on tmpfs"
+saw roothash-shipped '^LOAD errno=EACCES taint=0$' &&
+	saw roothash-shipped '^LOAD log: .*hello\.ko: sha256:[0-9a-f]{64} is not on the module allowlist'
+tap $? "roothash: the shipped policy refuses the unlisted module whatever hash root wrote"
+saw roothash-old '^HASH-WRITTEN$' && saw roothash-old '^LOAD errno=OK taint=12288$'
+tap $? "roothash: control, a rule without appraise_type=imasig lets it load (taint OE): why the policy says imasig"
+shipped=$(grep -v '^#' "$here/../../ima-policy/modules-allowlist.policy")
+[[ $shipped == "appraise func=MODULE_CHECK appraise_type=imasig" ]]
+tap $? "roothash: ima-policy/modules-allowlist.policy is exactly the imasig rule"
+grep -qx 'appraise func=MODULE_CHECK appraise_type=imasig|modsig' "$here/../../ima-policy/modules-allowlist-modsig.policy"
+tap $? "roothash: ima-policy/modules-allowlist-modsig.policy accepts signatures only (imasig|modsig)"
