@@ -45,9 +45,9 @@ if [[ $compile == yes ]]; then
 	hashes_from=$(grep -n '' "$top/kernel/patches/series" | while IFS=: read -r n name; do
 		grep -q '^+config MODULE_HASHES$' "$top/kernel/patches/$name" && { echo "$n"; break; }
 	done)
-	tap_plan $((patches * 4 - ${hashes_from:-$((patches + 1))} + 1))
+	tap_plan $((patches * 5 - ${hashes_from:-$((patches + 1))} + 1))
 else
-	tap_plan $((patches * 2))
+	tap_plan $((patches * 3))
 fi
 "$top/kernel/build/make-tree.sh" "$pristine" "$step"
 applied=yes
@@ -64,20 +64,37 @@ while read -r name; do
 		tap 1 "$name: applies on top of the patches before it"
 		show "$log/apply.out"
 		applied=no
+		tap 1 "$name: no knob without enforcement (not applied)"
 		continue
 	fi
+
+	# A knob that exists is enforced: CONFIG_MODULE_HASHES brings
+	# module.sig_enforce, MODULE_SIG_FORCE and the lockdown check
+	# (MODULE_INTEGRITY_POLICY) only where the loader looks the list up.
+	selects=no enforces=no
+	awk '/^config MODULE_HASHES$/ { in_it = 1; next } /^(config|choice|endchoice|menu|endmenu|if|endif)/ { in_it = 0 }
+		in_it && /select MODULE_INTEGRITY_POLICY/ { found = 1 } END { exit !found }' \
+		"$step/kernel/module/Kconfig" && selects=yes
+	grep -q 'ima_module_hash_listed(info' "$step/kernel/module/main.c" && enforces=yes
+	[[ $selects == no || $enforces == yes ]]
+	tap $? "$name: no knob without enforcement (MODULE_HASHES gives sig_enforce/lockdown: $selects, the loader checks the list: $enforces)"
 
 	[[ $compile == yes ]] || continue
 	targets=$(targets_for "$patch")
 	# The hashes variant exists from the patch that adds its option on.
 	variants="sig nosig"
 	grep -q '^config MODULE_HASHES$' "$step/kernel/module/Kconfig" && variants="$variants hashes"
+	# Until the loader enforces the list, lockdown still selects
+	# MODULE_SIG on a hashes kernel; that build leaves lockdown out.
+	echo CONFIG_SECURITY_LOCKDOWN_LSM=n > "$log/no-lockdown.config"
 	for variant in $variants; do
-		echo "# $name: building $variant ($targets)"
+		extra=
+		[[ $variant == hashes && $selects == no ]] && extra=$log/no-lockdown.config
+		echo "# $name: building $variant ($targets)${extra:+ without lockdown}"
 		{
 			# shellcheck disable=SC2046 # one path per line, no spaces
 			"$top/kernel/build/configure.sh" "$step" "$step/obj-$variant" \
-				$("$top/kernel/build/fragments.sh" "$variant") &&
+				$("$top/kernel/build/fragments.sh" "$variant") $extra &&
 			make -s -C "$step" O="$step/obj-$variant" CC="${KERNEL_CC:-gcc}" \
 				-j"$(nproc)" $targets
 		} > "$log/build.out" 2>&1
