@@ -104,6 +104,7 @@ $guest_prologue
 cat /mods/crc7.ko.$ext > /tmp/trailing.ko.$ext
 printf 'sixteen bytes!!\n' >> /tmp/trailing.ko.$ext
 result PLAIN finit-compressed /tmp/trailing.ko.$ext
+rmmod crc7 2>/dev/null
 policy "\$(cat /etc/ima/modules-allowlist.policy)"
 result IMA finit-compressed /tmp/trailing.ko.$ext
 GUEST
