@@ -1,6 +1,7 @@
 # Allowlist files (include/uapi/linux/module_hashes.h), the kbuild step
-# that writes them, and the boots of the allowlist VM tests; sourced by
-# the host-side tests and benchmarks that need them.
+# that writes them, kernels relinked around another list, and the boots
+# of the allowlist VM tests; sourced by the host-side tests and benchmarks
+# that need them.
 allowlist_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # list_digests LIST [HEXCHARS]: its digests in hex, one a line, nothing for
@@ -58,7 +59,45 @@ allowlist_step() {
 	echo "$1/${cmd% -o .module-hashes.bin modules.order}"
 }
 
-# Boots of the allowlist VM tests (tests/vm/run-allowlist.sh).  The caller sets work, the directory of the
+# A kernel of the build relinked around another list, as every build
+# relinks after its allowlist step: the list is an ordinary input of the
+# vmlinux link, and kbuild keeps a list newer than the modules when its
+# command has not changed.  BUILD is the build directory (build/), the
+# kernel is VARIANT's in BUILD/src/patched/obj-VARIANT; kbuild's output
+# goes to stderr.
+
+# relink_with_list BUILD VARIANT LIST: make bzImage again with a copy of
+# LIST as the build's list; fails if kbuild made a list of its own instead.
+relink_with_list() {
+	local tree=$1/src/patched compiler
+	local list=$tree/obj-$2/.module-hashes.bin
+	# The build's own compiler command, or kbuild would recompile all.
+	compiler=$(cat "$1/out/$2/compiler") || return 1
+	# copied, not moved: a fresh mtime makes kbuild link it in
+	cp "$3" "$list" &&
+		KERNEL_CC=$compiler "$allowlist_top/kernel/build/kmake.sh" "$tree" "$2" bzImage >&2 ||
+		return 1
+	if ! cmp -s "$list" "$3"; then
+		echo "relink_with_list: kbuild made its own list instead of linking $3" >&2
+		return 1
+	fi
+}
+
+# relink_restore BUILD VARIANT SAVED: relink with the build's own list,
+# SAVED (a copy taken before the first relink_with_list), and fail unless
+# vmlinux and bzImage are then byte for byte the published ones
+# (BUILD/out/VARIANT).
+relink_restore() {
+	local obj=$1/src/patched/obj-$2 out=$1/out/$2
+	relink_with_list "$@" || return 1
+	if ! cmp -s "$obj/vmlinux" "$out/vmlinux" || ! cmp -s "$obj/arch/x86/boot/bzImage" "$out/bzImage"; then
+		echo "relink_restore: relinked with its own list again, the kernel in $obj differs from $out" >&2
+		return 1
+	fi
+}
+
+# Boots of the allowlist VM tests (tests/vm/run-allowlist.sh,
+# run-relinked-lists.sh).  The caller sets work, the directory of the
 # boots' files, and base, the base initramfs.
 
 # guest KOUT NAME [KERNEL_ARG...]: boot the kernel published in KOUT, or

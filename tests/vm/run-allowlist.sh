@@ -15,6 +15,8 @@
 # Every test fails when the boot it reads did not end cleanly (run-vm.sh:
 # qemu's status, the guest's end marker, no kernel warning or crash on
 # the console), and when a kernel it boots is not built.
+# Lists that need a relink (other algorithms, a truncated header) are
+# tried by run-relinked-lists.sh, in make check-full.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
@@ -136,7 +138,7 @@ damage count "size does not match the digest count" 16 printf '\001'
 # size computed in 32 bits would come out right and the kernel would
 # read far past the list.  A list shorter than its 20-byte header cannot
 # be made inside a linked vmlinux (the list's end is fixed in the code
-# that reads it).
+# that reads it): run-relinked-lists.sh relinks one.
 damage count-wrap "size does not match the digest count" 19 printf '\010'
 damage order "digests not sorted" 20 sh -c "$(declare -f digest); bin=$bin; digest 1; digest 0"
 damage duplicate "duplicate digest" 52 sh -c "$(declare -f digest); bin=$bin; digest 0"
