@@ -20,7 +20,7 @@ results=$build/test-results
 mkdir -p "$results"
 
 check_suites="docs unit kconfig generator series vm allowlist security repro"
-full_suites="$check_suites generator-btf series-build vm-full repro-sig repro-btf"
+full_suites="$check_suites generator-btf series-build vm-full allowlist-relinked repro-sig repro-btf"
 
 command_of() {	# command_of SUITE: the command that runs it
 	case $1 in
@@ -35,6 +35,7 @@ command_of() {	# command_of SUITE: the command that runs it
 	vm-full) echo "$here/vm/run-verdicts.sh $build sig nosig btf hashes+sigforce pristine-sig pristine-nosig" ;;
 	allowlist) echo "$here/vm/run-allowlist.sh $build" ;;
 	security) echo "$here/vm/run-security.sh $build" ;;
+	allowlist-relinked) echo "$here/vm/run-relinked-lists.sh $build" ;;
 	repro) echo "$here/repro/check-repro.sh $build hashes" ;;
 	repro-sig) echo "$here/repro/check-repro.sh $build sig" ;;
 	repro-btf) echo "$here/repro/check-repro.sh $build btf" ;;

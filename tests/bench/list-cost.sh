@@ -35,9 +35,6 @@ die() { echo "list-cost.sh: $variant: $*" >&2; exit 1; }
 [[ -f $list && -f $out/vmlinux && -f $out/compiler ]] ||
 	die "no allowlist build in $obj (make $out/bzImage)"
 
-# The same compiler command as the build, or kbuild would recompile all.
-KERNEL_CC=$(cat "$out/compiler")
-export KERNEL_CC
 TIMEFORMAT=%R
 
 # The allowlist step as kbuild ran it, and the same without -s.
@@ -57,17 +54,17 @@ step_seconds() {
 		die "the allowlist step over $3 failed ($1): $seconds"
 	echo "$seconds"
 }
-relink() {	# relink: make the kernel again; prints the seconds it took
-	{ time "$top/kernel/build/kmake.sh" "$tree" "$variant" bzImage >&2; } 2>&1
+# relink LIST: the kernel relinked around LIST; prints the seconds it
+# took (time's report, kbuild's output goes to stderr)
+relink() {
+	local seconds
+	seconds=$( { time relink_with_list "$build" "$variant" "$1" 2>&3; } 3>&2 2>&1) ||
+		die "relinking around the list $1 failed"
+	echo "$seconds"
 }
 restore() {
-	# copied, not moved back: a fresh mtime makes kbuild reassemble it
-	cp "$tmp/build.bin" "$list"
-	relink > /dev/null
+	relink_restore "$build" "$variant" "$tmp/build.bin" || die "the build could not be restored"
 	rm -rf "$tmp"
-	if ! cmp -s "$obj/vmlinux" "$out/vmlinux" || ! cmp -s "$obj/arch/x86/boot/bzImage" "$out/bzImage"; then
-		die "relinked with its own list again, the kernel differs from $out"
-	fi
 }
 trap restore EXIT
 
@@ -81,11 +78,7 @@ for set in "${sets[@]}"; do
 	order=$(realpath "${set#*=}")
 	step=$(step_seconds "$cmd" "$tmp/list.bin" "$order")
 	unstripped=$(step_seconds "$unstripped_cmd" "$tmp/unstripped.bin" "$order")
-	# kbuild keeps a list newer than the modules with an unchanged
-	# command, and relinks the kernel around it
-	cp "$tmp/list.bin" "$list"
-	link=$(relink)
-	cmp -s "$list" "$tmp/list.bin" || die "$name: kbuild regenerated the list in the relink"
+	link=$(relink "$tmp/list.bin")
 	vmlinux=$(stat -c %s "$obj/vmlinux")
 	bzimage=$(stat -c %s "$obj/arch/x86/boot/bzImage")
 	rodata=$(elf_sections "$obj/vmlinux" | awk '$1 == ".rodata" { print $5 }')

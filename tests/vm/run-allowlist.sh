@@ -8,85 +8,57 @@
 #    boot, and ima-policy/measure-modules.policy loaded at run time, which
 #    also measures the module loads);
 #  - a damaged list inside vmlinux is refused at boot with its reason, and
-#    then no module passes through it (fail closed).
+#    then no module passes through it (fail closed), on hashes and, where
+#    module signatures remain, on hashes+sig;
+#  - one byte changed inside one digest, the list still in order: the
+#    list is used, that module is refused and the others still load.
 # Every test fails when the boot it reads did not end cleanly (run-vm.sh:
 # qemu's status, the guest's end marker, no kernel warning or crash on
-# the console), and when the hashes kernel is not built.
+# the console), and when a kernel it boots is not built.
+# Lists that need a relink (other algorithms, a truncated header) are
+# tried by run-relinked-lists.sh, in make check-full.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 kout=$build/out/hashes
+sigout=$build/out/hashes+sig
+# shellcheck disable=SC2034 # work and base are read by guest (tests/lib/allowlist.sh)
 base=$build/initramfs/base.cpio.gz
 bin=$build/src/patched/obj-hashes/.module-hashes.bin
 work=$build/test-results/allowlist
 rm -rf "$work"
 mkdir -p "$work"
 . "$here/../lib/tap.sh"
+. "$here/../lib/elf.sh"
 . "$here/../lib/allowlist.sh"
 
-# The plan: 4 tests of the discovery boot, 2 of the runtime boot, one per
-# damaged list and the undamaged control (keep it in step with the tests
-# below: run-all.sh fails the suite when the count differs).
-tap_plan $((4 + 2 + 6 + 1))
-
-# What of the build the tests need is missing, if anything: every test
-# then fails (guest boots nothing).
-missing=
-for f in "$kout/bzImage" "$kout/vmlinux" "$kout/modules.cpio.gz" "$base" "$bin"; do
-	[[ -f $f ]] || { missing="$f is missing"; break; }
-done
+# The plan: 5 tests of the discovery boot, 2 of the runtime boot, one per
+# damaged list of hashes, 3 of the damaged list of hashes+sig, 3 of the
+# changed digest (keep it in step with the tests below: run-all.sh fails
+# the suite when the count differs).
+tap_plan $((5 + 2 + 9 + 3 + 3))
 
 # The list as securityfs should show it, computed on the host.
-count=$(od -An -tu4 -j16 -N4 "$bin" | tr -d ' ')
-{
-	echo "# module allowlist version 1, sha256, $count digests"
-	list_digests "$bin" | sed 's/^/sha256:/'
-} > "$work/expected"
+count=$(od -An -tu4 -j16 -N4 "$bin" 2>/dev/null | tr -d ' ')
+list_securityfs "$bin" > "$work/expected" 2> /dev/null
 list_sha=$(sha256sum < "$bin" | cut -d' ' -f1)
+crc7_sha=$(find "$kout/modules/" -name crc7.ko -exec sha256sum {} + 2>/dev/null | cut -d' ' -f1)
 
-# guest NAME [KERNEL_ARG...]: boot with $work/NAME.sh as the guest script
-# and print what it printed.  Whether the boot ended cleanly is kept for
-# "clean NAME", which every test made from this output must call.
-guest() {
-	local name=$1
-	shift
-	if [[ -n $missing ]]; then
-		echo "# $missing (kernel not built)" > "$work/$name.out"
-		echo 1 > "$work/$name.rc"
-		return 1
-	fi
-	"$here/run-vm.sh" "$kout" "$base" "$work/$name.sh" "$work/$name.console" "$@" \
-		> "$work/$name.out" 2>&1
-	echo $? > "$work/$name.rc"
-	cat "$work/$name.out"
-}
-
-# clean NAME: true if the boot of guest NAME ended cleanly; otherwise false
-# after saying why in TAP comments (the first time it is asked), so that
-# a test that reads the output of a bad boot fails.
-clean() {
-	[[ $(cat "$work/$1.rc" 2>/dev/null) == 0 ]] && return 0
-	if [[ ! -f $work/$1.told ]]; then
-		grep -E '^# (run-vm: |.*kernel not built)' "$work/$1.out" | head -n 25
-		touch "$work/$1.told"
-	fi
-	return 1
-}
-
+# The discovery boot, with module.sig_enforce=1 so that its crc7.ko load
+# is the reference of the changed-digest boot below: on this kernel, from
+# this list, crc7.ko loads by its digest.
 {
 	echo '#!/bin/sh'
-	echo 'cat > /tmp/expected <<"LIST"'
-	cat "$work/expected"
-	echo 'LIST'
+	guest_list_compare "$work/expected"
 	cat <<'GUEST'
 f=/sys/kernel/security/ima/module_hashes
-if cmp -s /tmp/expected "$f"; then echo "LIST-SAME"; else echo "LIST-DIFFERENT"; diff /tmp/expected "$f" | head; fi
 echo "MODE-$(stat -c %a "$f")"
 if echo x 2>/dev/null > "$f"; then echo "WRITE-ACCEPTED"; else echo "WRITE-REFUSED"; fi
 grep ' module-allowlist ' /sys/kernel/security/ima/ascii_runtime_measurements | sed 's/^/BOOT-MEASURED /'
 GUEST
+	guest_loads finit:/mods/crc7.ko
 } > "$work/discovery.sh"
-out=$(guest discovery ima_policy=critical_data)
+out=$(guest "$kout" discovery ima_policy=critical_data module.sig_enforce=1)
 clean discovery && grep -q '^LIST-SAME$' <<< "$out"
 tap $? "securityfs module_hashes lists exactly the $count digests of the build"
 clean discovery && grep -q '^MODE-400$' <<< "$out"
@@ -95,6 +67,8 @@ clean discovery && grep -q '^WRITE-REFUSED$' <<< "$out"
 tap $? "securityfs module_hashes refuses writes"
 clean discovery && grep -Eq "^BOOT-MEASURED 10 [0-9a-f]{40} ima-buf sha256:[0-9a-f]{64} module-allowlist $list_sha\$" <<< "$out"
 tap $? "ima_policy=critical_data measures the list (event data = sha256 of the list) into PCR 10"
+clean discovery && load_was discovery /mods/crc7.ko OK 0 -
+tap $? "module.sig_enforce=1: crc7.ko, on the list, loads untainted"
 
 cat > "$work/runtime.sh" <<'GUEST'
 #!/bin/sh
@@ -108,59 +82,115 @@ load_module finit /mods/crc7.ko
 echo "LOAD-$errno"
 grep ' /mods/crc7.ko$' $m | sed 's/^/MODULE-MEASURED /'
 GUEST
-out=$(guest runtime)
+out=$(guest "$kout" runtime)
 clean runtime && grep -q '^BEFORE 0$' <<< "$out" && grep -q '^POLICY-LOADED$' <<< "$out" && grep -q '^AFTER 1$' <<< "$out"
 tap $? "loading measure-modules.policy measures the list once (not before, not twice)"
-crc7_sha=$(find "$kout/modules/" -name crc7.ko -exec sha256sum {} + 2>/dev/null | cut -d' ' -f1)
 clean runtime && grep -Eq "^MODULE-MEASURED 10 [0-9a-f]{40} ima-ng sha256:$crc7_sha /mods/crc7.ko\$" <<< "$out" &&
 	grep -q '^LOAD-OK$' <<< "$out"
 tap $? "measure-modules.policy measures a loaded module by its file digest"
 grep '^# ' <<< "$out" | grep -Ev '^# (run-vm: |  )' | head -5
 
-# Damage the list inside a copy of vmlinux and boot that image.
-offset=$(grep -obUaP 'KMODHASH' "$kout/vmlinux" | head -n 1 | cut -d: -f1)
-damage() {	# damage NAME REASON WRITE-OFFSET BYTES-COMMAND
-	local name=$1 reason=$2 at=$3
+# changed_copy KOUT NAME AT BYTES-COMMAND...: $work/vmlinux-NAME, a copy
+# of KOUT's vmlinux with the output of BYTES-COMMAND written over its
+# list from byte AT on.  No copy when KOUT's vmlinux or its list cannot
+# be found: the boot of it then fails as a kernel not built.
+changed_copy() {
+	local kout=$1 name=$2 at=$3 offset
 	shift 3
+	rm -f "$work/vmlinux-$name"
+	if ! offset=$(list_offset "$kout/vmlinux"); then
+		if [[ -f $kout/vmlinux ]]; then
+			echo "# $kout/vmlinux: no allowlist at __module_hashes_start"
+		else
+			echo "# $kout/vmlinux is missing (kernel not built)"
+		fi
+		return 0
+	fi
 	cp "$kout/vmlinux" "$work/vmlinux-$name"
 	"$@" | dd of="$work/vmlinux-$name" bs=1 seek=$((offset + at)) conv=notrunc status=none
-	cat > "$work/$name.sh" <<'GUEST'
-#!/bin/sh
-dmesg | grep 'module allowlist' | sed 's/^/BOOTLOG /'
-head -n 1 /sys/kernel/security/ima/module_hashes | sed 's/^/HEADER /'
-. /bin/vmtest.sh
-load_module finit /mods/crc7.ko
-echo "LOAD-$errno"
-GUEST
-	local out
-	out=$(VM_KERNEL=$work/vmlinux-$name guest "$name" module.sig_enforce=1)
-	clean "$name" && grep -q "^BOOTLOG .*module allowlist refused: $reason; no module is accepted by digest" <<< "$out" &&
-		grep -q "^HEADER # module allowlist refused: $reason" <<< "$out" &&
-		grep -q '^LOAD-EKEYREJECTED$' <<< "$out"
+}
+digest() {	# digest I: the bytes of digest I of the build's list
+	tail -c +$((21 + 32 * $1)) "$bin" | head -c 32
+}
+
+# damage NAME REASON AT BYTES-COMMAND...: boot hashes with its list so
+# damaged (see changed_copy) under module.sig_enforce=1; the list must
+# be refused for REASON, and crc7.ko, on the list, then refused.
+damage() {
+	local name=$1 reason=$2
+	shift 2
+	changed_copy "$kout" "$name" "$@"
+	boot_script "$name" finit:/mods/crc7.ko
+	VM_KERNEL=$work/vmlinux-$name guest "$kout" "$name" module.sig_enforce=1 > /dev/null
+	clean "$name" && refused_at_boot "$name" "$reason" &&
+		load_was "$name" /mods/crc7.ko EKEYREJECTED 0 - 'Loading of module not on the allowlist is rejected'
 	tap $? "list with $name: refused at boot ($reason), an allowlisted module is then refused"
 	rm -f "$work/vmlinux-$name"
-}
-digest() {	# digest I: the bytes of digest I
-	tail -c +$((21 + 32 * $1)) "$bin" | head -c 32
 }
 damage magic "bad magic" 0 printf 'X'
 damage version "unknown version" 8 printf '\002'
 damage algorithm "unsupported hash algorithm" 10 printf '\001'
+# 48 bytes: a digest size the format knows (SHA-384's), not SHA-256's.
+damage digest-size "digest size does not match the algorithm" 12 printf '\060'
+damage reserved "reserved field not zero" 15 printf '\200'
 damage count "size does not match the digest count" 16 printf '\001'
+# A count 2^27 too large: 2^27 more 32-byte digests are 2^32 bytes, so a
+# size computed in 32 bits would come out right and the kernel would
+# read far past the list.  A list shorter than its 20-byte header cannot
+# be made inside a linked vmlinux (the list's end is fixed in the code
+# that reads it): run-relinked-lists.sh relinks one.
+damage count-wrap "size does not match the digest count" 19 printf '\010'
 damage order "digests not sorted" 20 sh -c "$(declare -f digest); bin=$bin; digest 1; digest 0"
 damage duplicate "duplicate digest" 52 sh -c "$(declare -f digest); bin=$bin; digest 0"
 
-# The same method with nothing damaged: the list is accepted and used, so
-# the refusals above come from the damage, not from booting vmlinux.
-cp "$kout/vmlinux" "$work/vmlinux-control"
-cat > "$work/control.sh" <<'GUEST'
-#!/bin/sh
-dmesg | grep 'module allowlist' | sed 's/^/BOOTLOG /'
-. /bin/vmtest.sh
-load_module finit /mods/crc7.ko
-echo "LOAD-$errno"
-GUEST
-out=$(VM_KERNEL=$work/vmlinux-control guest control module.sig_enforce=1)
-clean control && grep -q "^BOOTLOG .*module allowlist: $count sha256 digests" <<< "$out" && grep -q '^LOAD-OK$' <<< "$out"
-tap $? "undamaged vmlinux booted the same way: list accepted, allowlisted module loads"
-rm -f "$work/vmlinux-control"
+# hashes+sig with a damaged list: the list is refused and fails closed,
+# but the signature path is independent of it, so a module signed with
+# the build's key still loads under module.sig_enforce=1.
+changed_copy "$sigout" sig-reserved 15 printf '\200'
+boot_script sig-reserved finit:/mods/crc7.ko finit:/mods/hello-signed.ko
+VM_KERNEL=$work/vmlinux-sig-reserved guest "$sigout" sig-reserved module.sig_enforce=1 > /dev/null
+clean sig-reserved && refused_at_boot sig-reserved "reserved field not zero"
+tap $? "hashes+sig, list with reserved: refused at boot (reserved field not zero)"
+clean sig-reserved && load_was sig-reserved /mods/crc7.ko EKEYREJECTED 0 - 'Loading of unsigned module is rejected'
+tap $? "hashes+sig, list refused: crc7.ko, on the list, is refused under module.sig_enforce=1"
+# taint 4096, O: the out-of-tree taint any hello.ko gets, and no E
+clean sig-reserved && load_was sig-reserved /mods/hello-signed.ko OK 4096 O
+tap $? "hashes+sig, list refused: hello-signed.ko (the build's key) still loads under module.sig_enforce=1"
+rm -f "$work/vmlinux-sig-reserved"
+
+# One byte of crc7.ko's digest inverted (its last, so that the list stays
+# in order, which the host checks first): the list is accepted and used,
+# crc7.ko is no longer on it, and another module of the build still is.
+# This boot is also the control of the damaged lists above: a vmlinux
+# copy booted the same way, with a list the kernel takes.
+index=$(list_digests "$bin" | grep -nx "$crc7_sha" | cut -d: -f1)
+at=$((20 + 32 * ${index:-0} - 1))
+byte=$(od -An -tu1 -j "$at" -N1 "$bin" 2>/dev/null | tr -d ' ')
+flipped=$(printf '\\%03o' $((255 - ${byte:-0})))
+changed_copy "$kout" digest-byte "$at" printf "$flipped"
+# the list as the kernel sees it, strictly ascending (sort -c -u) or not
+in_order() {
+	{
+		head -c "$at" "$bin"
+		# shellcheck disable=SC2059 # the format is the octal escape of one byte
+		printf "$flipped"
+		tail -c +$((at + 2)) "$bin"
+	} > "$work/digest-byte.bin"
+	list_digests "$work/digest-byte.bin" | LC_ALL=C sort -c -u 2> /dev/null
+}
+if [[ -z $index ]]; then
+	echo "# crc7.ko's digest ($crc7_sha) is not on the build's list"
+elif ! in_order; then
+	echo "# inverting the last byte of digest $index leaves the list out of order"
+	rm -f "$work/vmlinux-digest-byte"
+fi
+crc4=$(cd "$kout/modules" 2>/dev/null && find lib/modules -name crc4.ko)
+boot_script digest-byte finit:/mods/crc7.ko "modprobe:/$crc4"
+VM_KERNEL=$work/vmlinux-digest-byte guest "$kout" digest-byte module.sig_enforce=1 > /dev/null
+clean digest-byte && accepted_at_boot digest-byte "$count" sha256
+tap $? "list with one byte of crc7's digest inverted, still in order: accepted at boot"
+clean digest-byte && load_was digest-byte /mods/crc7.ko EKEYREJECTED 0 - 'Loading of module not on the allowlist is rejected'
+tap $? "list with crc7's digest changed: crc7.ko is refused under module.sig_enforce=1"
+clean digest-byte && load_was digest-byte "/$crc4" OK 0 -
+tap $? "list with crc7's digest changed: crc4, on the list, loads by modprobe under module.sig_enforce=1"
+rm -f "$work/vmlinux-digest-byte"
