@@ -10,16 +10,31 @@
 #   /mods/crc7.ko.zst
 #   /mods/crc7-flipped.ko      the same with one byte of .comment inverted
 #   /mods/crc7-flipped.ko.xz   that, compressed
+#   /mods/crc7-flipped.ko.zst
+#   /mods/crc7-corrupt.ko.xz   crc7.ko.xz and .zst with one byte inverted
+#   /mods/crc7-corrupt.ko.zst  in the middle of the compressed data (they
+#                              do not decompress)
 #   /mods/crc7-stripped.ko     crc7 as INSTALL_MOD_STRIP=1 installs it
 #   /mods/crc7-junk.ko         the same with 64 bytes of junk appended
 #   /mods/crc7-truncated.ko    the same cut to half its size
 #   /mods/crc7-other.ko        crc7 built again, outside the kernel tree:
 #                              same name and code, not from this build
+#   /mods/crc7-otherbuild.ko  crc7 built again in tree, by another build
+#                              of the same source and kernel release (a
+#                              copy of OBJ, one compiler option more)
+#   /mods/crc7-foreign.ko      crc7.ko with a signature appended, made with
+#                              a key generated here and thrown away (no
+#                              kernel knows it)
 #   /mods/hello.ko             an out-of-tree module, never signed
 #   /mods/hello-signed.ko      the same signed with the build's module key
+#   /mods/crc7-signed.ko       crc7.ko signed with the build's module key
+#   /mods/crc7-badsig.ko       that with one byte of .comment inverted
+#                              after signing (the signature does not verify)
 #   /mods/signing_key.x509     that key's certificate
-# (the last two only for kernels with CONFIG_MODULE_SIG), and
+# (the last four only for kernels with CONFIG_MODULE_SIG), and
 # OUT/mods.sha256, the host's digests of those files (see below).
+# Signatures are appended with the build's scripts/sign-file, which every
+# variant has (CONFIG_IMA_APPRAISE_MODSIG selects MODULE_SIG_FORMAT).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
@@ -46,15 +61,31 @@ zstd -q -19 -c "$root/mods/crc7.ko" > "$root/mods/crc7.ko.zst"
 
 # Invert one byte in the middle of .comment: covered by a signature, but
 # read by nothing in the kernel, so only an integrity check can notice.
-cp "$root/mods/crc7.ko" "$root/mods/crc7-flipped.ko"
-read -r comment_offset comment_size < <(elf_sections "$root/mods/crc7.ko" | awk '$1 == ".comment" { print $4, $5 }') ||
-	{ echo "$0: crc7.ko has no .comment section" >&2; exit 1; }
-offset=$((comment_offset + comment_size / 2))
-byte=$(od -An -tu1 -j "$offset" -N1 "$root/mods/crc7.ko" | tr -d ' ')
-printf "$(printf '\\%03o' $(( 255 - byte )))" |
-	dd of="$root/mods/crc7-flipped.ko" bs=1 seek="$offset" conv=notrunc status=none
-cmp -s "$root/mods/crc7.ko" "$root/mods/crc7-flipped.ko" && { echo "$0: byte flip failed" >&2; exit 1; }
+flip_comment() {	# flip_comment IN OUT
+	local comment_offset comment_size
+	cp "$1" "$2"
+	read -r comment_offset comment_size < <(elf_sections "$1" | awk '$1 == ".comment" { print $4, $5 }') ||
+		{ echo "$0: ${1##*/} has no .comment section" >&2; exit 1; }
+	invert_byte "$2" $((comment_offset + comment_size / 2))
+	cmp -s "$1" "$2" && { echo "$0: byte flip in ${2##*/} failed" >&2; exit 1; }
+	return 0
+}
+flip_comment "$root/mods/crc7.ko" "$root/mods/crc7-flipped.ko"
 xz --check=crc32 --lzma2=dict=1MiB -c "$root/mods/crc7-flipped.ko" > "$root/mods/crc7-flipped.ko.xz"
+zstd -q -19 -c "$root/mods/crc7-flipped.ko" > "$root/mods/crc7-flipped.ko.zst"
+
+# A byte in the middle of the compressed data inverted: far from the
+# stream headers and trailers, so that the damage is found by the
+# decompressor (the .xz files carry a CRC32, the .zst files zstd's
+# content checksum), not by a magic number.  Check that it is found.
+for ext in xz zst; do
+	cp "$root/mods/crc7.ko.$ext" "$root/mods/crc7-corrupt.ko.$ext"
+	invert_byte "$root/mods/crc7-corrupt.ko.$ext" $(($(stat -c %s "$root/mods/crc7.ko.$ext") / 2))
+	if module_bytes "$root/mods/crc7-corrupt.ko.$ext" > /dev/null 2>&1; then
+		echo "$0: crc7-corrupt.ko.$ext still decompresses" >&2
+		exit 1
+	fi
+done
 
 # What "make modules_install INSTALL_MOD_STRIP=1" installs.
 installed_crc7 "$out/modules-stripped" "$root/mods/crc7-stripped.ko"
@@ -79,10 +110,42 @@ external crc7 "$(dirname "$obj")/lib/crc7.c"
 cp "$out/crc7.build/crc7.ko" "$root/mods/crc7-other.ko"
 rm -rf "$out/hello.build" "$out/crc7.build"
 
+# Another build's in-tree crc7.ko, of the same source, config and release.
+# Built again with the same configuration, it would be byte for byte this
+# build's (the builds are reproducible; the hashes and hashes+sig builds
+# install the very same crc7.ko), so this one adds a compiler option, the
+# one CONFIG_ZERO_CALL_USED_REGS would add, as a distribution's build of
+# the release might.  kbuild builds the single module in a copy of OBJ,
+# which stays untouched.
+other_obj=$(dirname "$obj")/obj-${obj##*/obj-}.otherbuild
+rm -rf "$other_obj"
+cp -a "$obj" "$other_obj"
+KERNEL_CC=$(cat "$out/compiler") "$top/kernel/build/kmake.sh" "$(dirname "$obj")" "${other_obj##*/obj-}" \
+	lib/crc7.ko CFLAGS_crc7.o=-fzero-call-used-regs=used-gpr
+cp "$other_obj/lib/crc7.ko" "$root/mods/crc7-otherbuild.ko"
+rm -rf "$other_obj"
+cmp -s "$root/mods/crc7.ko" "$root/mods/crc7-otherbuild.ko" &&
+	{ echo "$0: crc7-otherbuild.ko is this build's crc7.ko" >&2; exit 1; }
+
+# sign KEY CERT IN OUT: IN with an appended module signature (sha256).
+sign() {
+	"$obj/scripts/sign-file" sha256 "$1" "$2" "$3" "$4"
+}
+
+# A key and certificate that no kernel trusts, made for this archive only.
+openssl req -new -x509 -newkey rsa:2048 -nodes -sha256 -days 36500 -batch \
+	-subj "/CN=Foreign module signing key (vm tests)/" \
+	-keyout "$out/foreign-key.pem" -out "$out/foreign-cert.pem" 2>/dev/null
+sign "$out/foreign-key.pem" "$out/foreign-cert.pem" "$root/mods/crc7.ko" "$root/mods/crc7-foreign.ko"
+rm -f "$out/foreign-key.pem" "$out/foreign-cert.pem"
+
 if grep -q "^CONFIG_MODULE_SIG=y" "$out/config"; then
-	"$obj/scripts/sign-file" sha256 "$obj/certs/signing_key.pem" \
-		"$obj/certs/signing_key.x509" "$root/mods/hello.ko" "$root/mods/hello-signed.ko"
-	cp "$obj/certs/signing_key.x509" "$root/mods/signing_key.x509"
+	key=$obj/certs/signing_key.pem
+	cert=$obj/certs/signing_key.x509
+	sign "$key" "$cert" "$root/mods/hello.ko" "$root/mods/hello-signed.ko"
+	sign "$key" "$cert" "$root/mods/crc7.ko" "$root/mods/crc7-signed.ko"
+	flip_comment "$root/mods/crc7-signed.ko" "$root/mods/crc7-badsig.ko"
+	cp "$cert" "$root/mods/signing_key.x509"
 fi
 
 # The digests the kernel may name when it refuses one of these files

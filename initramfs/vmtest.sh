@@ -49,8 +49,11 @@ setup_mode() {
 }
 
 # load_module PATH FILE
-# PATH is insmod or modprobe (the Debian kmod clients) or finit,
-# finit-compressed, init (the explicit syscalls of the modload helper).
+# PATH is insmod, modprobe or modprobe-force (the Debian kmod clients;
+# modprobe loads the installed module of FILE's name, modprobe-force the
+# same with --force), finit, finit-compressed, init (the explicit syscalls
+# of the modload helper), or one of the two scenarios below: overwrite
+# (overwrite_load) and parallel (parallel_load).
 # Sets errno (OK or an errno name), taint (/proc/sys/kernel/tainted after
 # the load), loaded (yes/no), modtaint (the module's own taint letters,
 # "-" for none or not loaded) and leaves the kernel log lines the load
@@ -66,17 +69,18 @@ load_module() {
 	fi
 	dmesg -c >/dev/null
 	case $1 in
-	insmod | modprobe)
-		if [ "$1" = insmod ]; then
-			out=$(/sbin/insmod "$2" 2>&1)
-		else
-			out=$(/sbin/modprobe "$name" 2>&1)
-		fi
-		if [ $? -eq 0 ]; then
+	insmod | modprobe | modprobe-force)
+		if out=$(kmod_client "$1" "$2" "$name" 2>&1); then
 			errno=OK
 		else
 			errno=$(modload errname "$out") || errno="UNKNOWN($out)"
 		fi
+		;;
+	overwrite)
+		overwrite_load "$2"
+		;;
+	parallel)
+		parallel_load "$2" "$name"
 		;;
 	*)
 		errno=$(modload "$1" "$2")
@@ -93,6 +97,100 @@ load_module() {
 	# The clocksource switch can land in the middle of a load; it is not
 	# the loader's doing.
 	dmesg | grep -v '^clocksource: ' > /tmp/load.log
+}
+
+kmod_client() {	# kmod_client PATH FILE NAME
+	case $1 in
+	insmod) /sbin/insmod "$2" ;;
+	modprobe) /sbin/modprobe "$3" ;;
+	modprobe-force) /sbin/modprobe --force "$3" ;;
+	esac
+}
+
+# overwrite_load FILE: a listed module file that passed once, then is
+# overwritten in place.  Copies the build's /mods/crc7.ko to
+# /tmp/overwrite/<FILE's name>, loads that with finit_module() (it must
+# load), unloads it, writes FILE's bytes over the same inode (FILE must
+# have the same size: nothing is truncated or reallocated) and loads it
+# again with finit_module().  The verdict is that second load's, and the
+# kernel log is the second load's.  A preparation step that fails sets
+# errno to "setup:<step>", which no row expects, and says why.
+overwrite_load() {
+	target=/tmp/overwrite/${1##*/}
+	rm -rf /tmp/overwrite
+	mkdir /tmp/overwrite
+	errno=
+	if ! cp /mods/crc7.ko "$target"; then
+		errno=setup:copy
+	elif [ "$(stat -c %s "$1")" != "$(stat -c %s "$target")" ]; then
+		errno=setup:size
+		echo "# overwrite: $1 and /mods/crc7.ko differ in size"
+	else
+		first=$(modload finit "$target" 2>&1)
+		if [ "$first" != OK ]; then
+			errno=setup:first-load
+			echo "# overwrite: the first load of $target (crc7.ko's bytes) gave $first, not OK"
+			dmesg | sed 's/^/# overwrite: /'
+		elif ! /sbin/rmmod crc7; then
+			errno=setup:rmmod
+		fi
+	fi
+	[ -z "$errno" ] || return 0
+	inode=$(stat -c %i "$target")
+	dd if="$1" of="$target" bs=4096 conv=notrunc 2>/dev/null
+	if [ "$(stat -c %i "$target")" != "$inode" ] || ! cmp -s "$1" "$target"; then
+		errno=setup:overwrite
+		echo "# overwrite: $target is not $1's bytes in the same inode"
+		return 0
+	fi
+	dmesg -c >/dev/null
+	errno=$(modload finit "$target")
+}
+
+# parallel_load FILE NAME: four finit_module() calls of FILE started at
+# once, and, at the same time, one finit_module() of each other module
+# the build installed (crc4, crc8, crc-itu-t: on the allowlist, each
+# must load).  errno summarises the four loads of FILE: OK when at least
+# one loaded and the others, if any, were told the module exists
+# (EEXIST) or shared the winner's result; otherwise the errno all four
+# got; "mixed:<e1>,<e2>,..." when they disagree, and
+# "companion:<module>=<errno>" when one of the other modules did not
+# load.  taint is the kernel's after all of them.  The guest kernel has
+# one CPU: the loads overlap where one of them sleeps (reading the file,
+# IMA, the loader's locks and waits for a module of the same name).
+parallel_load() {
+	rm -rf /tmp/parallel
+	mkdir /tmp/parallel
+	companions=$(find "/lib/modules/$(uname -r)" -name '*.ko*' ! -name "$2.ko*" | sort)
+	for i in 1 2 3 4; do
+		modload finit "$1" > "/tmp/parallel/load.$i" 2>/dev/null &
+	done
+	for module in $companions; do
+		case $module in
+		*.ko) how=finit ;;
+		*) how=finit-compressed ;;
+		esac
+		modload "$how" "$module" > "/tmp/parallel/companion.${module##*/}" 2>/dev/null &
+	done
+	wait
+	errno=
+	[ -n "$companions" ] || errno=companion:none-installed
+	for module in $companions; do
+		result=$(cat "/tmp/parallel/companion.${module##*/}")
+		[ "$result" = OK ] || errno="${errno:+$errno,}companion:${module##*/}=$result"
+	done
+	[ -z "$errno" ] || return 0
+	echo "# parallel: the four loads of $1 gave: $(cat /tmp/parallel/load.[1-4] | tr '\n' ' ')"
+	if [ "$(cat /tmp/parallel/load.[1-4] | wc -l)" -ne 4 ]; then
+		errno=missing-results
+		return 0
+	fi
+	distinct=$(sort -u /tmp/parallel/load.[1-4] | tr '\n' ' ')
+	case $distinct in
+	"OK " | "EEXIST OK ") errno=OK ;;
+	?*" "?*" "*) errno="mixed:$(echo "${distinct% }" | tr ' ' ',')" ;;
+	*) errno=${distinct% } ;;
+	esac
 }
 
 # check_load DESCRIPTION PATH FILE ERRNO TAINT MODTAINT LOG [DIGEST]

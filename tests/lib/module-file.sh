@@ -11,3 +11,13 @@ module_bytes() {
 	*) echo "module_bytes: $1: not a module file name" >&2; return 1 ;;
 	esac
 }
+
+# invert_byte FILE OFFSET: replace the byte at OFFSET of FILE (in place,
+# same size) by its complement, so that it certainly differs.
+invert_byte() {
+	local byte
+	byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	[[ -n $byte ]] || { echo "invert_byte: $1 has no byte at offset $2" >&2; return 1; }
+	printf "$(printf '\\%03o' $((255 - byte)))" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}

@@ -106,22 +106,25 @@ missing_build() {	# missing_build KERNEL: what of its build is missing, if anyth
 #  - finit, init: the file as read, by IMA (MODULE_CHECK appraisal of
 #    finit_module()) or as the init_module() buffer (modload passes the
 #    file's bytes);
+#  - overwrite, parallel: finit_module() of the file (overwrite: of the
+#    copy that holds the file's bytes at the second load);
 #  - finit-compressed: the compressed file as read: IMA tries the
 #    decompressed module too, but a refusal names the file's digest;
-#  - insmod, modprobe: kmod (Debian's, version 30) decompresses a
-#    compressed module in user space and calls init_module() with the
-#    result, and calls finit_module() on an uncompressed file: either
-#    way the module's uncompressed bytes.  modprobe loads the installed
-#    module of that name, not the file in /mods.
+#  - insmod, modprobe, modprobe-force: kmod (Debian's, version 30)
+#    decompresses a compressed module in user space and calls
+#    init_module() with the result, and calls finit_module() on an
+#    uncompressed file: either way the module's uncompressed bytes.
+#    The modprobes load the installed module of that name, not the file
+#    in /mods.
 expected_digest() {
 	local manifest=$build/out/$1/mods.sha256 file=/mods/$2 name
-	if [[ $3 == modprobe ]]; then
+	if [[ $3 == modprobe* ]]; then
 		name=${2%%.*}
 		name=${name%%-*}
 		file=$(awk -v n="$name" '$1 ~ "^/lib/modules/.*/" n "\\.ko" { print $1; exit }' "$manifest")
 	fi
 	awk -v f="$file" -v p="$3" '
-		$1 == f { print (p == "insmod" || p == "modprobe") ? $3 : $2; found = 1 }
+		$1 == f { print (p == "insmod" || p ~ /^modprobe/) ? $3 : $2; found = 1 }
 		END { if (!found) print "-" }
 	' "$manifest"
 }
