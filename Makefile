@@ -56,7 +56,9 @@ REPRO_VARIANTS := hashes btf
 PACKAGES := linux-source-6.12 build-essential bc bison flex perl patch \
 	libssl-dev libelf-dev openssl dwarves kmod busybox-static \
 	qemu-system-x86 ima-evm-utils keyutils xz-utils zstd cpio gzip \
-	ccache libcmocka-dev
+	ccache libcmocka-dev \
+	liblzma-dev libzstd-dev zlib1g-dev liblz4-dev libbz2-dev libjson-c-dev \
+	clang swtpm swtpm-tools tpm2-tools
 
 HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 
@@ -75,7 +77,7 @@ label-demo := [5/5]
 # The build directory of a published kernel name.
 objdir = $(if $(filter pristine-%,$(1)),$(SRC)/pristine/obj-$(1:pristine-%=%),$(SRC)/patched/obj-$(1))
 
-.PHONY: all check check-full repro bench kernels pristine-kernels initramfs tools deps demo clean
+.PHONY: all check check-full repro bench kernels pristine-kernels initramfs tools install fuzz deps demo clean
 
 all: $(B)/demo.txt
 	@echo "The demo's output is kept in $(B)/demo.txt; next steps: README.md."
@@ -132,7 +134,27 @@ $(REPRO_VARIANTS:%=$(OUT)/%/bzImage): KERNEL_CC := gcc
 
 MODLOAD_SRC := initramfs/modload/modload.c initramfs/modload/modload_lib.c
 
-tools: $(TOOLS)/modload $(TOOLS)/module-hashes
+tools: $(TOOLS)/modload $(TOOLS)/module-hashes $(TOOLS)/modhash/modhash
+
+# modhash (tools/), built against the patched tree's format header.  Its
+# own Makefile knows its sources; make -C decides what is out of date.
+MODHASH := $(TOOLS)/modhash
+MODHASH_MAKE = $(MAKE) -s -C tools O=$(MODHASH) \
+	UAPI_HEADER=$(SRC)/patched/include/uapi/linux/module_hashes.h
+
+.PHONY: $(MODHASH)/modhash
+$(MODHASH)/modhash: $(SRC)/patched.stamp
+	@echo "[+] tools: modhash and its unit tests"
+	@$(MODHASH_MAKE) all
+
+# make install DESTDIR=... PREFIX=...: modhash and its man pages.
+install: $(MODHASH)/modhash
+	@$(MODHASH_MAKE) install DESTDIR=$(DESTDIR) PREFIX=$(or $(PREFIX),/usr/local)
+
+# libFuzzer runs of the parsers, FUZZ_SECONDS each (make check runs them
+# for a few seconds as the suite tools-fuzz).
+fuzz: $(SRC)/patched.stamp
+	@$(MODHASH_MAKE) fuzz FUZZ_SECONDS=$(or $(FUZZ_SECONDS),300)
 
 # The allowlist generator, built from the very source the series adds: there
 # is one copy of it and of the format header, in kernel/patches.

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/* main.c - modhash: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "util.h"
+
+static const struct command commands[] = {
+	{ "list", cmd_list, "print a kernel's module allowlist" },
+	{ "check", cmd_check, "does a kernel accept these module files" },
+	{ "diff", cmd_diff, "compare two kernels' allowlists" },
+	{ "export", cmd_export, "reference values for attestation" },
+	{ "verify-log", cmd_verify_log,
+	  "replay an IMA measurement list and check its modules" },
+	{ "lint-policy", cmd_lint_policy, "check an IMA policy file" },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "Usage: modhash COMMAND [OPTION]... [ARG]...\n"
+		    "The built-in module allowlist of a Linux kernel: read it, check\n"
+		    "modules and IMA logs against it, lint IMA policies.\n\n"
+		    "Commands:\n");
+	for (i = 0; i < N_COMMANDS; i++)
+		fprintf(fp, "  %-12s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(fp, "\n'modhash COMMAND --help' and modhash-COMMAND(1) say more.\n"
+		    "Exit status: 0 accepted, 1 refused or different, 2 error.\n");
+}
+
+int main(int argc, char *argv[])
+{
+	static char name[64];
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_ERROR;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_ACCEPTED;
+	}
+	for (i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		snprintf(name, sizeof(name), "modhash %s", commands[i].name);
+		progname = name;
+		return commands[i].run(argc - 1, argv + 1);
+	}
+	fail_at(NULL, "unknown command '%s' (try 'modhash --help')", argv[1]);
+	return EXIT_ERROR;
+}
