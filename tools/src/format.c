@@ -53,7 +53,7 @@ const EVP_MD *hash_algo_md(unsigned int algo)
 	return NULL;
 }
 
-static unsigned int algo_size(unsigned int algo)
+unsigned int hash_algo_size(unsigned int algo)
 {
 	size_t i;
 
@@ -101,7 +101,7 @@ const char *allowlist_parse(const unsigned char *blob, size_t len,
 		return "unsupported hash algorithm";
 	*offset = HDR_FIELD(digest_size);
 	digest_size = le16(blob + HDR_FIELD(digest_size));
-	if (digest_size != algo_size(algo))
+	if (digest_size != hash_algo_size(algo))
 		return "digest size does not match the algorithm";
 	*offset = HDR_FIELD(reserved);
 	if (le16(blob + HDR_FIELD(reserved)))
@@ -165,7 +165,7 @@ static void put_le16(unsigned char *p, unsigned int v)
 const char *allowlist_build(unsigned int algo, const unsigned char *digests,
 			    uint32_t count, struct allowlist *al)
 {
-	unsigned int size = algo_size(algo);
+	unsigned int size = hash_algo_size(algo);
 	size_t hdr = sizeof(struct module_hashes_header);
 	size_t total = module_hashes_size(count, (uint16_t)size);
 	unsigned char *blob;

@@ -53,6 +53,7 @@ const char *allowlist_build(unsigned int algo, const unsigned char *digests,
 const char *hash_algo_name(unsigned int algo);
 int hash_algo_by_name(const char *name);	/* -1 if unknown */
 const EVP_MD *hash_algo_md(unsigned int algo);	/* NULL if unsupported */
+unsigned int hash_algo_size(unsigned int algo);	/* 0 if unknown */
 
 /* Hash LEN bytes with the list's algorithm into OUT. 0 or -1. */
 int allowlist_digest(const struct allowlist *al, const void *buf,
