@@ -1,11 +1,94 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cmd-list.c - placeholder until the command is written. */
+/* cmd-list.c - modhash list: print a kernel's module allowlist. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include <linux/module_hashes.h>
+
+#include "allowlist-text.h"
 #include "commands.h"
+#include "kernel-image.h"
+#include "list-output.h"
+#include "module-file.h"
 #include "util.h"
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+		"Usage: modhash list [OPTION]... KERNEL\n"
+		"Print the module allowlist built into KERNEL: a raw list, a vmlinux,\n"
+		"a bzImage, or /sys/kernel/security/ima/module_hashes.\n\n"
+		"  -f, --format=FORMAT   hex (algo:hex lines, the default), sha256sum\n"
+		"                        (\"hex  path\" lines), json, or raw (the list's bytes)\n"
+		"  -m, --modules=DIR     name each digest's module file from DIR (an\n"
+		"                        installed /lib/modules/RELEASE or any directory)\n"
+		"  -s, --system-map=FILE the kernel's System.map (for a bzImage; default:\n"
+		"                        System.map next to it)\n"
+		"      --strip=PROGRAM   strip program for --modules (default $STRIP or strip)\n"
+		"  -o, --output=FILE     write FILE atomically instead of standard output\n"
+		"  -h, --help            show this help\n\n"
+		"Exit status: 0 listed, 2 error.  See modhash-list(1).\n");
+}
 
 int cmd_list(int argc, char *argv[])
 {
-	(void)argc;
-	fail_at(NULL, "%s: not written yet", argv[0]);
-	return EXIT_ERROR;
+	static const struct option options[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "modules", required_argument, NULL, 'm' },
+		{ "system-map", required_argument, NULL, 's' },
+		{ "strip", required_argument, NULL, 'S' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *format = "hex", *modules = NULL, *map = NULL;
+	const char *strip = module_strip_program(), *output = "-";
+	struct digest_names names;
+	struct allowlist al;
+	struct out_file out;
+	enum list_format fmt;
+	FILE *fp;
+	int c, ret = EXIT_ERROR;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:m:s:o:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'f': format = optarg; break;
+		case 'm': modules = optarg; break;
+		case 's': map = optarg; break;
+		case 'S': strip = optarg; break;
+		case 'o': output = optarg; break;
+		case 'h': usage(stdout); return EXIT_ACCEPTED;
+		default: usage(stderr); return EXIT_ERROR;
+		}
+	}
+	if (optind != argc - 1 || list_format_parse(format, &fmt)) {
+		if (optind == argc - 1)
+			fail_at(NULL, "unknown format '%s'", format);
+		usage(stderr);
+		return EXIT_ERROR;
+	}
+	if (kernel_allowlist_load_map(argv[optind], map, &al))
+		return EXIT_ERROR;
+	memset(&names, 0, sizeof(names));
+	names.digest_size = al.digest_size;
+	if (modules && digest_names_build(&al, modules, strip, &names))
+		goto out;
+	fp = out_open(&out, output);
+	if (!fp)
+		goto out;
+	if (list_output_write(fp, fmt, &al, modules ? &names : NULL)) {
+		fail_at(output, "cannot write the output");
+		out_abort(&out);
+		goto out;
+	}
+	if (!out_commit(&out))
+		ret = EXIT_ACCEPTED;
+out:
+	digest_names_free(&names);
+	allowlist_free(&al);
+	return ret;
 }
