@@ -30,11 +30,14 @@ int module_assess(const struct allowlist *al, const char *path,
 	f->content_listed = m.is_signed && allowlist_contains(al, a->content);
 	if (!m.problem && (always_strip || (!f->loaded_listed &&
 					    !f->content_listed))) {
-		if (module_stripped_digest(al, m.image, m.content_len, strip,
-					   path, a->stripped))
+		int err = module_stripped_digest(al, m.image, m.content_len,
+						 strip, path, a->stripped);
+
+		if (err < 0)
 			goto out;
-		f->stripped_known = true;
-		f->stripped_listed = allowlist_contains(al, a->stripped);
+		f->stripped_known = err == 0;
+		f->stripped_listed = !err &&
+				     allowlist_contains(al, a->stripped);
 	}
 	a->verdict = verdict_decide(f);
 	verdict_reason(f, a->verdict, a->reason, sizeof(a->reason));

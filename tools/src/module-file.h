@@ -55,7 +55,8 @@ bool module_signature_find(const unsigned char *image, size_t len,
 /*
  * The digest, with AL's algorithm, of LEN bytes of module CONTENT after
  * "STRIP --strip-debug -o TMP" (as the kernel's generator and
- * INSTALL_MOD_STRIP=1 do).  0, or -1 after fail_at() naming NAME.
+ * INSTALL_MOD_STRIP=1 do).  0; 1 if strip refuses the file (not an
+ * ELF file it can read); -1 after fail_at() naming NAME.
  */
 int module_stripped_digest(const struct allowlist *al,
 			   const unsigned char *content, size_t len,

@@ -71,9 +71,29 @@ void verdict_reason(const struct module_facts *f, enum verdict v, char *buf,
 		if (f->problem)
 			snprintf(buf, size, "the kernel refuses the file: %s",
 				 f->problem);
-		else
+		else if (f->stripped_known)
 			snprintf(buf, size, "neither %s nor its strip "
 				 "--strip-debug form is on the list", how);
+		else
+			snprintf(buf, size, "%s is not on the list, and strip "
+				 "cannot read it", how);
 		break;
 	}
+}
+
+void verdict_tally_add(struct verdict_tally *t, enum verdict v)
+{
+	t->count[v]++;
+}
+
+int verdict_tally_exit(const struct verdict_tally *t, bool signed_ok)
+{
+	size_t v;
+
+	if (t->error)
+		return 2;
+	for (v = 0; v <= VERDICT_MISSING; v++)
+		if (t->count[v] && !verdict_accepted((enum verdict)v, signed_ok))
+			return 1;
+	return 0;
 }

@@ -43,4 +43,13 @@ bool verdict_accepted(enum verdict v, bool signed_ok);
 void verdict_reason(const struct module_facts *f, enum verdict v, char *buf,
 		    size_t size);
 
+/* Tally of verdicts, and the exit code of check for it. */
+struct verdict_tally {
+	size_t count[VERDICT_MISSING + 1];
+	bool error;		/* a file could not be read */
+};
+
+void verdict_tally_add(struct verdict_tally *t, enum verdict v);
+int verdict_tally_exit(const struct verdict_tally *t, bool signed_ok);
+
 #endif
