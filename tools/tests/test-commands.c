@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-commands.c - the commands as a user runs them (their argv, their
+ * exit codes, their output files) on a list made here from the digest of
+ * a module compiled here: check, list, diff and export, and --help and
+ * bad usage on each.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <linux/hash_info.h>
+
+#include "commands.h"
+#include "fixtures.h"
+#include "format.h"
+
+/*
+ * Run a command with its standard output in FILE and its standard error
+ * in "err" (in the fixture dir).
+ */
+static int run(int (*cmd)(int, char **), const char *out, ...)
+{
+	char *argv[16];
+	int argc = 0, saved, saved_err, fd, ret;
+	va_list ap;
+
+	va_start(ap, out);
+	while (argc < 15 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	saved_err = dup(STDERR_FILENO);
+	fd = open(fixture_path(out), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, STDOUT_FILENO);
+	close(fd);
+	fd = open(fixture_path("err"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	ret = cmd(argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	dup2(saved_err, STDERR_FILENO);
+	close(saved);
+	close(saved_err);
+	return ret;
+}
+
+static char dir[64];
+
+static const char *p(const char *name)
+{
+	static char path[4][256];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(path[i], sizeof(path[i]), "%s/%s", dir, name);
+	return path[i];
+}
+
+/* m.ko, and list.bin holding its digest and another; other.bin: not it. */
+static int setup(void **state)
+{
+	unsigned char d[2][32] = { { 0 } }, *mod;
+	struct allowlist al, other;
+	size_t len;
+
+	(void)state;
+	strcpy(dir, fixture_start());
+	if (fixture_sh("printf 'int f(void) { return 2; }' > m.c && "
+		       "cc -c -o m.ko m.c && cp m.ko t.ko && "
+		       "printf x | dd of=t.ko bs=1 seek=80 conv=notrunc 2>/dev/null && "
+		       "xz -c m.ko > m.ko.xz"))
+		return -1;
+	mod = fixture_read("m.ko", &len);
+	if (!mod || allowlist_build(HASH_ALGO_SHA256, d[1], 1, &other))
+		return -1;
+	if (allowlist_digest(&other, mod, len, d[0]) ||
+	    allowlist_build(HASH_ALGO_SHA256, &d[0][0], 2, &al) ||
+	    fixture_write("list.bin", al.blob, al.blob_len) ||
+	    fixture_write("other.bin", other.blob, other.blob_len))
+		return -1;
+	free(mod);
+	allowlist_free(&al);
+	allowlist_free(&other);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	fixture_end();
+	return 0;
+}
+
+static void test_check(void **state)
+{
+	(void)state;
+	assert_int_equal(run(cmd_check, "out", "check", "-k", p("list.bin"),
+			     p("m.ko"), p("m.ko.xz"), NULL), 0);
+	assert_int_equal(fixture_sh("grep -c '	listed	sha256:' out | grep -qx 2"), 0);
+	assert_int_equal(run(cmd_check, "out", "check", "--kernel", p("list.bin"),
+			     p("m.ko"), p("t.ko"), NULL), 1);
+	assert_int_equal(fixture_sh("grep -q 't.ko	not-listed	' out"), 0);
+	assert_int_equal(run(cmd_check, "out", "check", "-q", "-k",
+			     p("list.bin"), p("m.ko"), p("t.ko"), NULL), 1);
+	assert_int_equal(fixture_sh("! grep -q 'm.ko	' out"), 0);
+	assert_int_equal(run(cmd_check, "out", "check", "-k", p("m.c"),
+			     p("m.ko"), NULL), 2);
+	assert_int_equal(fixture_sh("grep -q '^modhash: .*/m.c: not a module "
+				    "allowlist.* (offset 0)$' err"), 0);
+	assert_int_equal(run(cmd_check, "out", "check", "-k", p("list.bin"),
+			     p("absent.ko"), NULL), 2);
+}
+
+static void test_list_and_diff(void **state)
+{
+	(void)state;
+	assert_int_equal(run(cmd_list, "out", "list", "--format=raw",
+			     p("list.bin"), NULL), 0);
+	assert_int_equal(fixture_sh("cmp out list.bin"), 0);
+	assert_int_equal(run(cmd_list, "out", "list", "-f", "sha256sum",
+			     "-m", dir, p("list.bin"), NULL), 0);
+	assert_int_equal(fixture_sh("sha256sum -c --quiet out 2>/dev/null && "
+				    "grep -q '^[0-9a-f]*  .*/m.ko$' out"), 0);
+	assert_int_equal(run(cmd_list, "out", "list", "-f", "yaml",
+			     p("list.bin"), NULL), 2);
+	assert_int_equal(run(cmd_diff, "out", "diff", p("list.bin"),
+			     p("list.bin"), NULL), 0);
+	assert_int_equal(run(cmd_diff, "out", "diff", "--modules-a", dir,
+			     p("list.bin"), p("other.bin"), NULL), 1);
+	assert_int_equal(fixture_sh("grep -q '^- sha256:.*/m.ko (as-installed)' out && "
+				    "grep -qx '# added 0, removed 1, common 1' out"), 0);
+	assert_int_equal(run(cmd_diff, "out", "diff", p("list.bin"), NULL), 2);
+}
+
+static void test_export(void **state)
+{
+	(void)state;
+	assert_int_equal(fixture_sh("mkdir -p tree/kernel && cp m.ko tree/kernel/ && "
+				    "echo kernel/m.ko > tree/modules.order"), 0);
+	assert_int_equal(run(cmd_export, "out", "export", "-f", "sha256sum",
+			     "-m", p("tree"), "-o", p("sums"), p("list.bin"),
+			     NULL), 0);
+	assert_int_equal(fixture_sh("grep -q '  /lib/modules/tree/kernel/m.ko$' sums"), 0);
+	/* An installed module the list refuses: left out, exit 1. */
+	assert_int_equal(fixture_sh("cp t.ko tree/kernel/ && "
+				    "echo kernel/t.ko >> tree/modules.order"), 0);
+	assert_int_equal(run(cmd_export, "out", "export", "--format=keylime",
+			     "--modules", p("tree"), "--prefix", "/usr/lib/modules/x",
+			     "-o", p("policy.json"), p("list.bin"), NULL), 1);
+	assert_int_equal(fixture_sh("grep -q '\"/usr/lib/modules/x/kernel/m.ko\"' policy.json && "
+				    "! grep -q 't.ko' policy.json"), 0);
+	/* Errors leave no output file behind, not even a temporary one. */
+	assert_int_equal(run(cmd_export, "out", "export", "-f", "keylime", "-m",
+			     p("tree"), "-o", p("none.json"), p("m.c"), NULL), 2);
+	assert_int_equal(fixture_sh("! ls none.json* 2>/dev/null"), 0);
+	assert_int_equal(run(cmd_export, "out", "export", "-f", "xml", "-m",
+			     p("tree"), p("list.bin"), NULL), 2);
+}
+
+static void test_help_everywhere(void **state)
+{
+	int (*cmds[])(int, char **) = { cmd_list, cmd_check, cmd_diff,
+					cmd_export };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(run(cmds[i], "out", "cmd", "--help", NULL), 0);
+		assert_int_equal(fixture_sh("grep -q '^Usage: modhash ' out && "
+					    "grep -q 'Exit status' out"), 0);
+		assert_int_equal(run(cmds[i], "out", "cmd", "--no-such-option",
+				     NULL), 2);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_list_and_diff),
+		cmocka_unit_test(test_export),
+		cmocka_unit_test(test_help_everywhere),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
