@@ -30,7 +30,7 @@ const char *system_map_find(const char *text, size_t len, const char *name,
 		while (i < n && hex_digit(p[i]) >= 0 && i < 16)
 			value = value << 4 | (uint64_t)hex_digit(p[i++]);
 		if (i == 0 || i + 3 > n || p[i] != ' ' || p[i + 2] != ' ' ||
-		    !isalpha((unsigned char)p[i + 1]))
+		    !isgraph((unsigned char)p[i + 1]))
 			return "not a System.map line (ADDRESS TYPE NAME)";
 		i += 3;
 		if (n - i == name_len && !memcmp(p + i, name, name_len)) {

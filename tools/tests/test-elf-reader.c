@@ -120,7 +120,9 @@ static void test_system_map_errors(void **state)
 {
 	static const char bad[] = "ffffffff81000000 T _text\n"
 				  "ffffffff81000010 T\n";
-	static const char good[] = "ffffffff81000000 T _text\n";
+	static const char good[] = "ffffffff81000000 T _text\n"
+				   "ffffffff81acc000 ? __nosave_begin\n"
+				   "ffffffff81acd000 D after_question_mark\n";
 	uint64_t addr;
 	size_t line;
 
@@ -136,6 +138,10 @@ static void test_system_map_errors(void **state)
 	assert_null(system_map_find(good, sizeof(good) - 1, "_text", &addr,
 				    &line));
 	assert_true(addr == 0xffffffff81000000ull);
+	/* kbuild's System.map has "?" types (linker-script symbols). */
+	assert_null(system_map_find(good, sizeof(good) - 1,
+				    "after_question_mark", &addr, &line));
+	assert_int_equal(line, 3);
 }
 
 int main(void)
