@@ -1,0 +1,331 @@
+#!/bin/bash
+# Usage: check-modhash.sh BUILD_DIR
+# End-to-end tests of modhash (tools/) on the real artifacts of the build,
+# in TAP: BUILD_DIR/tools/modhash/modhash run on the hashes and hashes+sig
+# kernels (out/<variant>/{vmlinux,bzImage,System.map,modules,
+# modules-stripped}) and on what the kernel's generator wrote
+# (src/patched/obj-<variant>/.module-hashes.bin):
+#  - list reads the same bytes from vmlinux, bzImage, the raw list and the
+#    securityfs text of a VM boot of the hashes kernel, and its hex lines
+#    equal ones derived from the raw list with xxd;
+#  - check gives listed / not-listed / listed-after-strip /
+#    needs-signature on the installed trees, a tampered copy, .ko.xz,
+#    .ko.zst, .ko.gz copies, a copy with debug information added, and a
+#    copy signed with scripts/sign-file and a throwaway key;
+#  - diff of hashes and hashes+sig, and of a list the generator makes from
+#    changed modules, with the module names behind the changes;
+#  - export: sha256sum -c accepts the sha256sum lines against the
+#    installed files; the Keylime policy's fields, and its module and
+#    ima-buf digests equal to what IMA measured in the VM boot;
+#  - bad inputs exit 2 naming the file, -o leaves no file behind, and
+#    make install puts the program and man pages that man -l renders.
+# A missing artifact fails the tests that need it.  One VM boot (~60 s).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$(cd "$1" && pwd)
+. "$top/tests/lib/tap.sh"
+
+tap_plan 34
+
+modhash=$build/tools/modhash/modhash
+kout=$build/out/hashes
+sout=$build/out/hashes+sig
+bin=$build/src/patched/obj-hashes/.module-hashes.bin
+sbin=$build/src/patched/obj-hashes+sig/.module-hashes.bin
+signfile=$build/src/patched/obj-hashes+sig/scripts/sign-file
+generator=$build/tools/module-hashes
+base=$build/initramfs/base.cpio.gz
+release=$(cat "$kout/kernelrelease" 2>/dev/null || echo missing)
+tree=$kout/modules/lib/modules/$release
+stree=$kout/modules-stripped/lib/modules/$release
+work=$build/test-results/tools
+rm -rf "$work"
+mkdir -p "$work"
+
+# have FILE...: all exist, or say which does not (a TAP comment).
+have() {
+	local f ok=0
+	for f in "$@"; do
+		[[ -e $f ]] || { echo "# missing: $f"; ok=1; }
+	done
+	return $ok
+}
+
+# run NAME ARGS...: modhash ARGS, stdout in NAME.out, stderr in NAME.err,
+# exit status in NAME.rc.
+run() {
+	local name=$1
+	shift
+	"$modhash" "$@" > "$work/$name.out" 2> "$work/$name.err"
+	echo $? > "$work/$name.rc"
+}
+rc() { cat "$work/$1.rc" 2>/dev/null; }
+# verdict NAME FILE: the verdict check printed for FILE.
+verdict() { awk -F'\t' -v f="$2" '$1 == f { print $2 }' "$work/$1.out"; }
+
+# --- list -----------------------------------------------------------------
+have "$modhash" && "$modhash" --help > /dev/null
+tap $? "modhash is built and answers --help"
+
+have "$kout/vmlinux" "$bin" && run vmlinux list --format=raw "$kout/vmlinux" &&
+	[[ $(rc vmlinux) == 0 ]] && cmp -s "$work/vmlinux.out" "$bin"
+tap $? "list: the list read from vmlinux (via its symbols) is byte for byte the generator's .module-hashes.bin"
+
+have "$kout/bzImage" "$kout/System.map" "$bin" && run bzimage list --format=raw "$kout/bzImage" &&
+	[[ $(rc bzimage) == 0 ]] && cmp -s "$work/bzimage.out" "$bin"
+tap $? "list: the list read from the bzImage (payload decompressed, System.map next to it) is the generator's"
+
+have "$bin" && run raw list --format=raw "$bin" && [[ $(rc raw) == 0 ]] && cmp -s "$work/raw.out" "$bin"
+tap $? "list: the raw list reads back as itself"
+
+# algo:hex lines derived independently: the digests are the bytes after
+# the 20-byte header, 32 a line.
+have "$bin" && xxd -p -c 32 -s 20 "$bin" | sed 's/^/sha256:/' > "$work/expected.hex" &&
+	run hex list "$kout/vmlinux" && [[ $(rc hex) == 0 ]] &&
+	[[ -s $work/expected.hex ]] && cmp -s "$work/hex.out" "$work/expected.hex"
+tap $? "list: its algo:hex lines equal those xxd derives from .module-hashes.bin"
+
+have "$sout/vmlinux" "$sout/bzImage" "$sbin" && run svmlinux list -f raw "$sout/vmlinux" &&
+	run sbzimage list -f raw "$sout/bzImage" && cmp -s "$work/svmlinux.out" "$sbin" &&
+	cmp -s "$work/sbzimage.out" "$sbin"
+tap $? "list: hashes+sig's vmlinux and bzImage give its generator's list too"
+
+have "$tree" && run json list --format=json --modules "$tree" "$kout/vmlinux" &&
+	python3 - "$work/json.out" "$bin" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+raw = open(sys.argv[2], 'rb').read()
+count = int.from_bytes(raw[16:20], 'little')
+assert j['version'] == 1 and j['algo'] == 'sha256' and j['count'] == count
+assert [d['digest'] for d in j['digests']] == [raw[20 + 32 * i:52 + 32 * i].hex() for i in range(count)]
+named = [d for d in j['digests'] if d['modules']]
+# Unstripped tree: each module names its own digest and its stripped one.
+assert len(named) == count and j['unnamed'] == 0, (len(named), j['unnamed'])
+assert {m['form'] for d in named for m in d['modules']} == {'as-installed', 'stripped'}
+PY
+tap $? "list --format=json --modules: json-c output with every digest named by an installed module"
+
+# --- the VM boot: securityfs text and IMA's measurements --------------------
+cat > "$work/guest.sh" <<'GUEST'
+#!/bin/sh
+sed 's/^/SFS /' /sys/kernel/security/ima/module_hashes
+cat /etc/ima/measure-modules.policy > /sys/kernel/security/ima/policy && echo POLICY-LOADED
+modprobe crc7 && echo CRC7-LOADED
+grep -E ' (module-allowlist|/lib/modules/[^ ]*/crc7\.ko)( |$)' \
+	/sys/kernel/security/ima/ascii_runtime_measurements | sed 's/^/MEASURED /'
+GUEST
+vm_ok=1
+if have "$kout/bzImage" "$kout/modules.cpio.gz" "$base"; then
+	"$top/tests/vm/run-vm.sh" "$kout" "$base" "$work/guest.sh" "$work/console.log" \
+		> "$work/vm.out" 2>&1
+	vm_ok=$?
+	[[ $vm_ok == 0 ]] || grep '^# ' "$work/vm.out" | head -n 25
+fi
+sed -n 's/^SFS //p' "$work/vm.out" 2>/dev/null > "$work/module_hashes"
+[[ $vm_ok == 0 ]] && run sfs list --format=raw "$work/module_hashes" && [[ $(rc sfs) == 0 ]] &&
+	cmp -s "$work/sfs.out" "$bin" && run sfshex list "$work/module_hashes" &&
+	cmp -s "$work/sfshex.out" "$work/hex.out"
+tap $? "list: the securityfs text captured in a VM boot of hashes rebuilds the vmlinux's list, byte for byte"
+
+[[ $vm_ok == 0 ]] && head -n 1 "$work/module_hashes" | grep -qx "# module allowlist version 1, sha256, $((($(stat -c %s "$bin") - 20) / 32)) digests" &&
+	grep -q '^CRC7-LOADED$' "$work/vm.out"
+tap $? "VM: securityfs announces the list's digest count, and crc7 loads through modprobe"
+
+# --- check ----------------------------------------------------------------
+have "$tree" && run tree check --kernel "$kout/vmlinux" "$tree" && [[ $(rc tree) == 0 ]] &&
+	grep -qx "# 4 modules: 4 listed" "$work/tree.out"
+tap $? "check: the installed tree (modules.order) is all listed, exit 0"
+
+have "$stree" && run stree check --kernel "$kout/bzImage" "$stree" && [[ $(rc stree) == 0 ]] &&
+	grep -qx "# 4 modules: 4 listed" "$work/stree.out"
+tap $? "check: the INSTALL_MOD_STRIP=1 tree is all listed against the bzImage, exit 0"
+
+m=$work/m
+mkdir -p "$m"
+cp "$tree/kernel/lib/crc7.ko" "$m/crc7.ko" 2>/dev/null
+cp "$m/crc7.ko" "$m/tampered.ko" 2>/dev/null &&
+	printf 'X' | dd of="$m/tampered.ko" bs=1 seek=200 conv=notrunc 2> /dev/null
+run tampered check -k "$kout/vmlinux" "$m/crc7.ko" "$m/tampered.ko"
+[[ $(rc tampered) == 1 && $(verdict tampered "$m/tampered.ko") == not-listed &&
+	$(verdict tampered "$m/crc7.ko") == listed ]]
+tap $? "check: a tampered copy of crc7.ko is not-listed (exit 1), the original listed"
+
+xz --check=crc32 -c "$m/crc7.ko" > "$m/crc7.ko.xz" 2>/dev/null
+zstd -q -c "$m/crc7.ko" > "$m/crc7.ko.zst" 2>/dev/null
+gzip -n -c "$m/crc7.ko" > "$m/crc7.ko.gz" 2>/dev/null
+run compressed check -k "$kout/vmlinux" "$m/crc7.ko.xz" "$m/crc7.ko.zst" "$m/crc7.ko.gz"
+[[ $(rc compressed) == 0 ]] && grep -qx "# 3 modules: 3 listed" "$work/compressed.out"
+tap $? "check: .ko.xz, .ko.zst and .ko.gz copies made with xz, zstd and gzip are listed"
+
+cat "$m/crc7.ko.zst" > "$m/trailing.ko.zst" && printf 'sixteen bytes!!\n' >> "$m/trailing.ko.zst"
+run trailing check -k "$kout/vmlinux" "$m/trailing.ko.zst"
+[[ $(rc trailing) == 1 && $(verdict trailing "$m/trailing.ko.zst") == not-listed ]] &&
+	grep -q 'bytes after the compressed stream' "$work/trailing.out"
+tap $? "check: crc7.ko.zst with bytes after the frame is not-listed, as the kernel refuses it"
+
+# An unstripped module whose debug information changed: strip --strip-debug
+# takes it back to the listed stripped form; strip it and it is listed.
+head -c 256 /dev/urandom > "$m/junk"
+objcopy --add-section .debug_junk="$m/junk" "$m/crc7.ko" "$m/debug.ko" 2>/dev/null &&
+	strip --strip-debug -o "$m/debug-stripped.ko" "$m/debug.ko"
+run strip check -k "$kout/vmlinux" "$m/debug.ko" "$m/debug-stripped.ko" "$stree/kernel/lib/crc7.ko"
+[[ $(rc strip) == 1 && $(verdict strip "$m/debug.ko") == listed-after-strip &&
+	$(verdict strip "$m/debug-stripped.ko") == listed &&
+	$(verdict strip "$stree/kernel/lib/crc7.ko") == listed ]] &&
+	grep -q 'INSTALL_MOD_STRIP=1' "$work/strip.out"
+tap $? "check: crc7.ko with debug information added is listed-after-strip; stripped (by us or by the build) it is listed"
+
+if have "$signfile"; then
+	openssl req -new -nodes -utf8 -sha256 -days 1 -batch -x509 -subj /CN=throwaway \
+		-outform PEM -out "$m/key.pem" -keyout "$m/key.pem" > /dev/null 2>&1
+	cp "$m/crc7.ko" "$m/signed.ko" && "$signfile" sha256 "$m/key.pem" "$m/key.pem" "$m/signed.ko"
+fi
+run signed check -k "$kout/vmlinux" "$m/signed.ko"
+run signedok check --signed-ok -k "$kout/vmlinux" "$m/signed.ko"
+[[ $(rc signed) == 1 && $(verdict signed "$m/signed.ko") == needs-signature && $(rc signedok) == 0 ]] &&
+	grep -q 'without the signature it is on the list' "$work/signed.out"
+tap $? "check: crc7.ko signed with scripts/sign-file needs-signature (its unsigned content listed); --signed-ok accepts it"
+
+# --- diff -----------------------------------------------------------------
+have "$sout/vmlinux" && run samediff diff "$kout/vmlinux" "$sout/bzImage" &&
+	[[ $(rc samediff) == 0 ]] && grep -qx '# added 0, removed 0, common 8' "$work/samediff.out"
+tap $? "diff: hashes and hashes+sig list the same 8 digests (same modules), exit 0"
+
+g=$work/gen
+mkdir -p "$g/a"
+cp "$m/debug.ko" "$g/a/crc7.ko" 2>/dev/null
+cp "$tree/kernel/lib/crc4.ko" "$g/a/crc4.ko" 2>/dev/null
+printf 'a/crc7.o\na/crc4.o\n' > "$g/modules.order"
+have "$generator" && (cd "$g" && "$generator" -a sha256 -s strip -o new.bin modules.order) &&
+	run gendiff diff --modules-a "$tree" --modules-b "$g/a" "$kout/vmlinux" "$g/new.bin" &&
+	[[ $(rc gendiff) == 1 ]] && grep -qx '# added 1, removed 5, common 3' "$work/gendiff.out" &&
+	grep -q "^+ sha256:[0-9a-f]*  $g/a/crc7.ko (as-installed)\$" "$work/gendiff.out" &&
+	grep -q "^- sha256:[0-9a-f]*  $tree/kernel/lib/crc7.ko (as-installed)\$" "$work/gendiff.out" &&
+	[[ $(grep -c '^- ' "$work/gendiff.out") == 5 ]]
+tap $? "diff: against the generator's list of changed modules: added 1, removed 5, common 3, each change named by its module (exit 1)"
+
+# --- export ---------------------------------------------------------------
+run sums export --format=sha256sum --modules "$tree" -o "$work/modules.sha256" "$kout/vmlinux"
+[[ $(rc sums) == 0 ]] && [[ $(wc -l < "$work/modules.sha256") == 4 ]] &&
+	grep -q "  /lib/modules/$release/kernel/lib/crc7.ko\$" "$work/modules.sha256" &&
+	sed 's#  /#  #' "$work/modules.sha256" > "$work/relative.sha256" &&
+	(cd "$kout/modules" && sha256sum -c --strict "$work/relative.sha256" > /dev/null)
+tap $? "export sha256sum: 4 /lib/modules paths that sha256sum -c accepts in the installed prefix"
+
+run ssums export -f sha256sum -m "$stree" "$kout/bzImage"
+[[ $(rc ssums) == 0 ]] && sed 's#  /#  #' "$work/ssums.out" > "$work/srelative.sha256" &&
+	(cd "$kout/modules-stripped" && sha256sum -c --strict "$work/srelative.sha256" > /dev/null) &&
+	! cmp -s "$work/ssums.out" "$work/modules.sha256"
+tap $? "export sha256sum of the stripped tree: its own digests, accepted by sha256sum -c"
+
+run keylime export --format=keylime --modules "$tree" -o "$work/policy.json" "$kout/vmlinux"
+[[ $(rc keylime) == 0 ]] && python3 -m json.tool "$work/policy.json" > /dev/null &&
+	python3 - "$work/policy.json" "$bin" "$work/modules.sha256" <<'PY'
+import hashlib, json, sys
+p = json.load(open(sys.argv[1]))
+raw = open(sys.argv[2], 'rb').read()
+sums = dict(reversed(l.split('  ', 1)) for l in open(sys.argv[3]).read().splitlines())
+assert p['meta']['version'] == 1 and isinstance(p['meta']['generator'], int)
+assert p['release'] == 0 and p['excludes'] == [] and p['keyrings'] == {}
+assert p['ima'] == {'ignored_keyrings': [], 'log_hash_alg': 'sha1', 'dm_policy': None}
+assert p['verification-keys'] == ''
+assert p['digests'] == {path: [d] for path, d in sums.items()}, p['digests']
+want = hashlib.sha256(hashlib.sha256(raw).digest()).hexdigest()
+assert p['ima-buf'] == {'module-allowlist': [want]}, p['ima-buf']
+PY
+tap $? "export keylime: python3 -m json.tool parses it; meta, release, digests, excludes, keyrings, ima, ima-buf, verification-keys as Keylime's format has them"
+
+# What IMA measured in the VM: the module's path and digest, and the
+# list's own entry, are the policy's.
+[[ $vm_ok == 0 ]] && python3 - "$work/policy.json" "$work/vm.out" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+lines = [l.split() for l in open(sys.argv[2]) if l.startswith('MEASURED ')]
+mods = [l for l in lines if l[3] == 'ima-ng' and l[5].endswith('/crc7.ko')]
+bufs = [l for l in lines if l[3] == 'ima-buf' and l[5] == 'module-allowlist']
+assert mods and bufs, lines
+for l in mods:
+    assert p['digests'][l[5]] == [l[4].split(':')[1]], (l, p['digests'])
+for l in bufs:
+    assert p['ima-buf']['module-allowlist'] == [l[4].split(':')[1]], l
+PY
+tap $? "export keylime: crc7.ko's path and digest and the module-allowlist ima-buf digest are those IMA measured in the VM"
+
+mkdir -p "$work/badtree/kernel/lib"
+cp "$tree/modules.order" "$work/badtree/" 2>/dev/null
+cp "$tree"/kernel/lib/*.ko "$work/badtree/kernel/lib/" 2>/dev/null
+cp "$m/tampered.ko" "$work/badtree/kernel/lib/crc8.ko"
+run badtree export -f sha256sum -m "$work/badtree" --prefix "/lib/modules/$release" "$kout/vmlinux"
+[[ $(rc badtree) == 1 && $(wc -l < "$work/badtree.out") == 3 ]] &&
+	! grep -q crc8 "$work/badtree.out" && grep -q 'crc8.ko: not exported: not-listed' "$work/badtree.err"
+tap $? "export: an installed module the list refuses is left out, named on stderr, exit 1"
+
+# --- bad inputs -----------------------------------------------------------
+head -c 100 "$bin" > "$work/truncated.bin"
+run truncated list "$work/truncated.bin"
+[[ $(rc truncated) == 2 ]] &&
+	grep -qx "modhash list: $work/truncated.bin: size does not match the digest count (offset 100)" "$work/truncated.err"
+tap $? "bad input: a truncated list exits 2 naming the file, the reason and the offset"
+
+head -c 4096 /dev/urandom > "$work/garbage"
+run garbage check -k "$work/garbage" "$m/crc7.ko"
+[[ $(rc garbage) == 2 ]] && grep -q "^modhash check: $work/garbage: not a module allowlist" "$work/garbage.err"
+tap $? "bad input: a garbage kernel file exits 2 naming the file"
+
+printf 'int not_a_kernel;\n' > "$work/obj.c"
+cc -c -o "$work/obj.o" "$work/obj.c"
+run nosym list "$work/obj.o"
+[[ $(rc nosym) == 2 ]] && grep -q "^modhash list: $work/obj.o: symbol not found (offset [0-9]*)\$" "$work/nosym.err"
+tap $? "bad input: an ELF file without the list's symbols exits 2 naming the file"
+
+grep -v module_hashes "$kout/System.map" > "$work/System.map" 2>/dev/null
+run badmap list --system-map "$work/System.map" "$kout/bzImage"
+[[ $(rc badmap) == 2 ]] && grep -q "^modhash list: $kout/bzImage: its System.map .*symbol not in the System.map" "$work/badmap.err"
+tap $? "bad input: a bzImage with a System.map lacking the list's symbols exits 2"
+
+run nomap list --system-map /dev/null "$kout/bzImage"
+[[ $(rc nomap) == 2 ]] && [[ ! -s $work/nomap.out ]]
+tap $? "bad input: a bzImage with an empty System.map exits 2 and prints nothing"
+
+sed '2s/^\(.\{40\}\).*/\1/' "$work/module_hashes" > "$work/badtext"
+run badtext list "$work/badtext"
+[[ $(rc badtext) == 2 ]] && grep -q "^modhash list: $work/badtext: line 2: digest is not hex" "$work/badtext.err"
+tap $? "bad input: securityfs text with a cut digest exits 2 naming its line"
+
+run noout export -f keylime -m "$tree" -o "$work/none.json" "$work/garbage"
+[[ $(rc noout) == 2 ]] && ! ls "$work"/none.json* > /dev/null 2>&1
+tap $? "export -o: an error leaves no output file, not even a temporary one"
+
+echo keep > "$work/keep.bin"
+run kept list -f raw -o "$work/keep.bin" "$work/truncated.bin"
+[[ $(rc kept) == 2 && $(cat "$work/keep.bin") == keep ]] && ! ls "$work"/keep.bin.* > /dev/null 2>&1
+tap $? "list -o: an error leaves an existing output file as it was"
+
+# --- every command's --help ------------------------------------------------
+ok=0
+for c in list check diff export; do
+	"$modhash" "$c" --help > "$work/help-$c" 2>&1 && grep -q "^Usage: modhash $c" "$work/help-$c" || ok=1
+	"$modhash" "$c" > /dev/null 2>&1; [[ $? == 2 ]] || ok=1
+done
+[[ -x $modhash ]] && (exit $ok)
+tap $? "list, check, diff and export answer --help (exit 0) and exit 2 without arguments"
+
+# --- install --------------------------------------------------------------
+dest=$work/dest
+make -s -C "$top/tools" O="$build/tools/modhash" \
+	UAPI_HEADER="$build/src/patched/include/uapi/linux/module_hashes.h" \
+	install DESTDIR="$dest" PREFIX=/usr > "$work/install.log" 2>&1
+[[ -x $dest/usr/bin/modhash ]] && "$dest/usr/bin/modhash" --help > /dev/null &&
+	have "$dest"/usr/share/man/man1/modhash{,-list,-check,-diff,-export}.1
+tap $? "make install DESTDIR PREFIX=/usr puts bin/modhash and the man pages"
+
+ok=0
+for page in "$dest"/usr/share/man/man1/modhash*.1; do
+	[[ -f $page ]] || { ok=1; continue; }
+	warnings=$(MANWIDTH=80 man -l --warnings "$page" 2>&1 > /dev/null)
+	[[ -z $warnings ]] || { echo "# $page: $warnings"; ok=1; }
+	MANWIDTH=80 man -l "$page" 2>/dev/null | grep -q '^EXIT STATUS' || { echo "# $page: no EXIT STATUS"; ok=1; }
+done
+(exit $ok)
+tap $? "man -l renders every installed page without warnings, each with an EXIT STATUS section"
