@@ -26,7 +26,7 @@ top=$(cd "$here/../.." && pwd)
 build=$(cd "$1" && pwd)
 . "$top/tests/lib/tap.sh"
 
-tap_plan 34
+tap_plan 35
 
 modhash=$build/tools/modhash/modhash
 kout=$build/out/hashes
@@ -186,6 +186,13 @@ run signedok check --signed-ok -k "$kout/vmlinux" "$m/signed.ko"
 [[ $(rc signed) == 1 && $(verdict signed "$m/signed.ko") == needs-signature && $(rc signedok) == 0 ]] &&
 	grep -q 'without the signature it is on the list' "$work/signed.out"
 tap $? "check: crc7.ko signed with scripts/sign-file needs-signature (its unsigned content listed); --signed-ok accepts it"
+
+mkdir -p "$work/missing"
+cp -a "$tree/." "$work/missing/" 2>/dev/null && rm -f "$work/missing/kernel/lib/crc4.ko"
+run missing check -k "$kout/vmlinux" "$work/missing"
+[[ $(rc missing) == 1 && $(verdict missing "$work/missing/kernel/lib/crc4.ko") == missing ]] &&
+	grep -qx "# 4 modules: 3 listed 1 missing" "$work/missing.out"
+tap $? "check: a module modules.order names but the tree lacks is reported missing (exit 1)"
 
 # --- diff -----------------------------------------------------------------
 have "$sout/vmlinux" && run samediff diff "$kout/vmlinux" "$sout/bzImage" &&

@@ -118,6 +118,8 @@ static const char *lzma_reason(lzma_ret ret)
 	switch (ret) {
 	case LZMA_MEM_ERROR:
 		return "out of memory";
+	case LZMA_MEMLIMIT_ERROR:
+		return "xz/lzma dictionary larger than the limit";
 	case LZMA_FORMAT_ERROR:
 		return "not an xz/lzma stream";
 	case LZMA_OPTIONS_ERROR:
@@ -137,8 +139,14 @@ static const char *inflate_lzma(bool alone, const unsigned char *in,
 	const char *why = NULL;
 	lzma_ret ret;
 
-	ret = alone ? lzma_alone_decoder(&ls, UINT64_MAX) :
-		      lzma_stream_decoder(&ls, UINT64_MAX, 0);
+	/*
+	 * A dictionary larger than the output limit is never needed; the
+	 * header of a damaged stream may ask for gigabytes.
+	 */
+	uint64_t memlimit = (uint64_t)s->max + (8u << 20);
+
+	ret = alone ? lzma_alone_decoder(&ls, memlimit) :
+		      lzma_stream_decoder(&ls, memlimit, 0);
 	if (ret != LZMA_OK)
 		return lzma_reason(ret);
 	ls.next_in = in;
