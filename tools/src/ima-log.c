@@ -303,7 +303,7 @@ static bool parse_entry(struct cursor *c, size_t hash_size,
 }
 
 int ima_log_next(struct ima_log *log, struct ima_log_entry *e,
-		 const char **why, size_t *err_offset)
+		 struct ima_log_error *err)
 {
 	struct cursor c = {
 		.base = log->data, .pos = log->pos, .end = log->len,
@@ -315,8 +315,10 @@ int ima_log_next(struct ima_log *log, struct ima_log_entry *e,
 	if (log->pos >= log->len)
 		return 0;
 	if (!log->hash_size || !parse_entry(&c, log->hash_size, e)) {
-		*why = c.why ? c.why : "unknown template hash size";
-		*err_offset = c.why ? c.err : log->pos;
+		err->why = c.why ? c.why : "unknown template hash size";
+		err->offset = c.why ? c.err : log->pos;
+		err->index = log->index;
+		err->entry_offset = log->pos;
 		log->pos = log->len;	/* no way to resynchronise */
 		return -1;
 	}

@@ -66,6 +66,14 @@ struct ima_log_entry {
 	struct ima_log_bytes modsig;	/* modsig */
 };
 
+/* Where and why a list is malformed. */
+struct ima_log_error {
+	size_t index;		/* of the malformed entry */
+	size_t entry_offset;	/* where that entry starts */
+	size_t offset;		/* the byte at fault */
+	const char *why;
+};
+
 struct ima_log {
 	const unsigned char *data;
 	size_t len;
@@ -92,12 +100,11 @@ void ima_log_init(struct ima_log *log, const unsigned char *data, size_t len,
 
 /*
  * Parse the next entry into E.  Returns 1 with an entry, 0 at the end of
- * the list, -1 if the entry at log->pos is malformed: *WHY says how and
- * *ERR_OFFSET where (a byte offset in the file); e->index and e->offset
- * name the entry.  The log cannot be continued after an error.
+ * the list, -1 if the entry at log->pos is malformed, with ERR filled.
+ * The log cannot be continued after an error.
  */
 int ima_log_next(struct ima_log *log, struct ima_log_entry *e,
-		 const char **why, size_t *err_offset);
+		 struct ima_log_error *err);
 
 /*
  * The template hash of E recomputed with MD (the bank's algorithm) into

@@ -62,8 +62,7 @@ bool pcr_replay_template_ok(const struct pcr_replay *r,
 
 int pcr_replay_log(struct pcr_replay *r, const unsigned char *log,
 		   size_t len, const unsigned char *expected, bool *matched,
-		   size_t *entries, const char **why, size_t *offset,
-		   size_t *bad_index)
+		   size_t *entries, struct ima_log_error *err)
 {
 	struct ima_log_entry e;
 	struct ima_log it;
@@ -72,13 +71,13 @@ int pcr_replay_log(struct pcr_replay *r, const unsigned char *log,
 	*matched = false;
 	*entries = 0;
 	ima_log_init(&it, log, len, r->size);
-	while ((rc = ima_log_next(&it, &e, why, offset)) > 0) {
+	while ((rc = ima_log_next(&it, &e, err)) > 0) {
 		*entries = e.index + 1;
 		rc = pcr_replay_extend(r, &e);
 		if (rc < 0) {
-			*why = "cannot extend";
-			*offset = e.offset;
-			*bad_index = e.index;
+			err->why = "cannot extend the PCR";
+			err->offset = err->entry_offset = e.offset;
+			err->index = e.index;
 			return -1;
 		}
 		if (rc > 0 && expected && pcr_replay_matches(r, expected)) {
@@ -86,9 +85,5 @@ int pcr_replay_log(struct pcr_replay *r, const unsigned char *log,
 			return 0;
 		}
 	}
-	if (rc < 0) {
-		*bad_index = e.index;
-		return -1;
-	}
-	return 0;
+	return rc;
 }

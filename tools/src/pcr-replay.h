@@ -51,12 +51,10 @@ bool pcr_replay_template_ok(const struct pcr_replay *r,
  * at the first entry after which the PCR equals it: *MATCHED is then true
  * and *ENTRIES the number of entries read up to and including that one
  * (any PCR).  Without EXPECTED or without a match, *ENTRIES counts all
- * entries.  Returns 0, or -1 on a malformed entry with *WHY, *OFFSET and
- * *BAD_INDEX set.
+ * entries.  Returns 0, or -1 on a malformed entry with ERR filled.
  */
 int pcr_replay_log(struct pcr_replay *r, const unsigned char *log,
 		   size_t len, const unsigned char *expected, bool *matched,
-		   size_t *entries, const char **why, size_t *offset,
-		   size_t *bad_index);
+		   size_t *entries, struct ima_log_error *err);
 
 #endif
