@@ -15,7 +15,9 @@
 #    values verify-log computed (and so with the TPM);
 #  - a list cut in the middle of an entry is an error naming the entry;
 #  - lint-policy passes every shipped policy and names the bad rule's
-#    file:line:column, which the kernel refuses too.
+#    file:line:column, which the kernel refuses too;
+#  - the kernel and lint-policy agree on every rule of policy-rules.txt
+#    (ima_appraise=log keeps the appraise rules among them harmless).
 # $IMA_TOOLS_KERNEL replaces the --kernel argument (default: the vmlinux).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +34,7 @@ rm -rf "$work"
 mkdir -p "$work/got"
 
 policies=("$top"/ima-policy/*.policy)
-tap_plan $((14 + ${#policies[@]}))
+tap_plan $((15 + ${#policies[@]}))
 
 # --- the boot ------------------------------------------------------------
 cat > "$work/guest.sh" <<'GUEST'
@@ -77,7 +79,19 @@ for p in /etc/ima/*.policy; do
 done
 printf '# a misspelt hook\nmeasure func=MODULE_CHECK\nmeasure func=MODULE_CHEK\n' > /tmp/bad.policy
 policy /tmp/bad.policy
+n=0
+while IFS= read -r rule; do
+	n=$((n + 1))
+	case $rule in '#'*) continue ;; esac
+	if printf '%s\n' "$rule" > $ima/policy 2>/dev/null; then
+		echo "RULE $n accepted"
+	else
+		echo "RULE $n refused"
+	fi
+done <<'RULES'
 GUEST
+cat "$here/policy-rules.txt" >> "$work/guest.sh"
+echo RULES >> "$work/guest.sh"
 
 tpm=$work/tpm
 mkdir -p "$tpm"
@@ -94,7 +108,7 @@ else
 	VM_QEMU_ARGS="-chardev socket,id=chrtpm,path=$tpm/sock -tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0" \
 	VM_TIMEOUT=${VM_TIMEOUT:-240} \
 		"$top/tests/vm/run-vm.sh" "$kout" "$base" "$work/guest.sh" \
-		"$work/console" tpm_tis.force=1 > "$work/guest.out" 2>&1
+		"$work/console" tpm_tis.force=1 ima_appraise=log > "$work/guest.out" 2>&1
 	vm_rc=$?
 	[[ -f $tpm/pid ]] && kill "$(cat "$tpm/pid")" 2>/dev/null
 fi
@@ -239,3 +253,21 @@ lint bad 2 "^$work/bad.policy:3:9: " \
 printf 'appraise func=MODULE_CHECK\n' > "$work/weak.policy"
 lint weak 1 "^$work/weak.policy:1:1: warning: .*imasig" \
 	"lint-policy warns (exit 1) about appraise func=MODULE_CHECK without appraise_type=imasig"
+
+# The kernel and lint-policy on each rule of policy-rules.txt.
+n=0 rules=0 refused=0 disagree=
+while IFS= read -r rule; do
+	n=$((n + 1))
+	case $rule in '#'*) continue ;; esac
+	rules=$((rules + 1))
+	printf '%s\n' "$rule" > "$work/rule.policy"
+	lint=accepted
+	"$modhash" lint-policy "$work/rule.policy" > "$work/rule.out" 2>&1
+	[[ $? == 2 ]] && lint=refused && refused=$((refused + 1))
+	kernel=$(sed -n "s/^RULE $n \([a-z]*\)\r*$/\1/p" "$work/guest.out")
+	[[ $kernel == "$lint" ]] || disagree+="# line $n, \"$rule\": kernel ${kernel:-(no answer)}, lint-policy $lint: $(cat "$work/rule.out")"$'\n'
+done < "$here/policy-rules.txt"
+[[ -z $disagree ]]
+ok=$?
+printf '%s' "$disagree"
+tap $ok "the kernel and lint-policy agree on each of $rules rules of policy-rules.txt ($refused refused)"
