@@ -51,7 +51,8 @@ static int lint_file(const char *path, bool errors_only)
 		free(text);
 		return EXIT_ERROR;
 	}
-	qsort(p.diags, p.n_diags, sizeof(p.diags[0]), diag_order);
+	if (p.n_diags)
+		qsort(p.diags, p.n_diags, sizeof(p.diags[0]), diag_order);
 	for (i = 0; i < p.n_diags; i++) {
 		const struct policy_diag *d = &p.diags[i];
 

@@ -20,7 +20,7 @@ static int parse_all(const struct blob *log, size_t hash_size,
 {
 	struct ima_log it;
 	size_t n = 0;
-	int rc;
+	int rc = 0;
 
 	ima_log_init(&it, log->data, log->len, hash_size);
 	while (n < max && (rc = ima_log_next(&it, &entries[n], err)) > 0)
