@@ -135,8 +135,12 @@ static int read_pcr10(const char *arg, size_t size, unsigned char *out)
 	size_t len;
 	int rc;
 
-	if (!pcr_values_from_hex(arg, strlen(arg), size, out, &why))
-		return 0;
+	if (strspn(arg, "0123456789abcdefABCDEF \n") == strlen(arg)) {
+		if (!pcr_values_from_hex(arg, strlen(arg), size, out, &why))
+			return 0;
+		fail_at(NULL, "--pcr10 %s: %s", arg, why);
+		return -1;
+	}
 	if (read_whole_file(arg, &text, &len))
 		return -1;
 	rc = pcr_values_from_hex((const char *)text, len, size, out, &why);

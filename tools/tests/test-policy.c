@@ -8,7 +8,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "commands.h"
 #include "policy.h"
+#include "util.h"
+#include "run-command.h"
 
 static void parse(const char *text, struct policy *p)
 {
@@ -165,6 +168,36 @@ static void test_allowlist_warnings(void **state)
 	expect_valid("dont_measure func=MODULE_CHECK mask=MAY_WRITE\nmeasure func=MODULE_CHECK\nmeasure func=CRITICAL_DATA label=x|module_hashes", true);
 }
 
+/* The command: exit 0 clean, 1 warnings, 2 errors; FILE:LINE:COL lines. */
+static void test_command(void **state)
+{
+	char dir[] = "/tmp/modhash-policy.XXXXXX", out[4096], expect[1024];
+	const char *clean, *weak, *bad;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	clean = write_file(dir, "clean.policy", "# only a comment\n", 17);
+	weak = write_file(dir, "weak.policy", "appraise func=MODULE_CHECK\n", 27);
+	bad = write_file(dir, "bad.policy", "\n\tmeasure fsmagic=0xz\n", 22);
+	assert_int_equal(run_command(cmd_lint_policy, (char *[]){ "lint-policy", (char *)clean, NULL }, out, sizeof(out)), EXIT_ACCEPTED);
+	assert_string_equal(out, "");
+	assert_int_equal(run_command(cmd_lint_policy, (char *[]){ "lint-policy", (char *)clean, (char *)weak, NULL }, out, sizeof(out)), EXIT_REFUSED);
+	snprintf(expect, sizeof(expect), "%s:1:1: warning: ", weak);
+	assert_memory_equal(out, expect, strlen(expect));
+	assert_int_equal(run_command(cmd_lint_policy, (char *[]){ "lint-policy", "-e", (char *)weak, NULL }, out, sizeof(out)), EXIT_ACCEPTED);
+	assert_string_equal(out, "");
+	assert_int_equal(run_command(cmd_lint_policy, (char *[]){ "lint-policy", (char *)weak, (char *)bad, NULL }, out, sizeof(out)), EXIT_ERROR);
+	snprintf(expect, sizeof(expect), "%s:2:10: error: fsmagic=: not a hex number: 0xz\n", bad);
+	assert_non_null(strstr(out, expect));
+	assert_int_equal(run_command(cmd_lint_policy, (char *[]){ "lint-policy", "/nonexistent", NULL }, out, sizeof(out)), EXIT_ERROR);
+	assert_non_null(strstr(out, "/nonexistent: cannot open"));
+	assert_int_equal(run_command(cmd_lint_policy, (char *[]){ "lint-policy", NULL }, out, sizeof(out)), EXIT_ERROR);
+	unlink(clean);
+	unlink(weak);
+	unlink(bad);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_every_line_reported),
 		cmocka_unit_test(test_allowlist_warnings),
+		cmocka_unit_test(test_command),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);

@@ -9,11 +9,13 @@
 
 #include <linux/hash_info.h>
 
+#include "commands.h"
 #include "format.h"
 #include "util.h"
 #include "verify-log.h"
 #include "log-builder.h"
 #include "captured.h"
+#include "run-command.h"
 
 static unsigned char listed[2][32] = { { 0x11 }, { 0x22 } };
 static const unsigned char unlisted[32] = { 0x33 };
@@ -259,6 +261,78 @@ static void test_malformed_list(void **state)
 	allowlist_free(&al);
 }
 
+/* The command on the captured boot's files, as a verifier runs it. */
+static void test_command(void **state)
+{
+	char dir[] = "/tmp/modhash-verify.XXXXXX", out[4096], pcrs[2048];
+	const char *list, *log, *pcr, *pcrs_file, *cut, *other;
+	struct blob more = { .len = sizeof(listed_sha256_log) };
+	size_t extra, n = 0;
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	list = write_file(dir, "list.bin", hashes_list, sizeof(hashes_list));
+	pcr = write_file(dir, "pcr-sha256-10", listed_sha256_pcr10, strlen(listed_sha256_pcr10));
+	for (i = 0; i < 24; i++)
+		n += (size_t)snprintf(pcrs + n, sizeof(pcrs) - n, "PCR-%02d: %s\n", i,
+				      i == 10 ? listed_sha256_pcr10 :
+				      "0000000000000000000000000000000000000000000000000000000000000000");
+	pcrs_file = write_file(dir, "pcrs", pcrs, n);
+	/* The captured list and one more load of an unlisted module. */
+	memcpy(more.data, listed_sha256_log, more.len);
+	extra = log_add_ng(&more, "sha256", "/tmp/evil.ko", "sha256", unlisted, 32);
+	log = write_file(dir, "binary_runtime_measurements_sha256", more.data, more.len);
+	other = write_file(dir, "log.bin", more.data, more.len);
+	cut = write_file(dir, "binary_runtime_measurements_sha256.cut", more.data, extra + 10);
+
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "--kernel", (char *)list, "--pcr10", (char *)pcr, (char *)log, NULL }, out, sizeof(out)), EXIT_ACCEPTED);
+	assert_non_null(strstr(out, "sha256 PCR-10: 41a6a4fabc275b62f1ac3e5b7e17253ce9184da9aad9871b4b46812a8e30dcca after 5 entries: matches the quoted value"));
+	assert_non_null(strstr(out, "modules: 3 loads, 3 on the allowlist (8 sha256 digests)\n"));
+	assert_non_null(strstr(out, "module-allowlist: entry 1 matches the kernel's list\n"));
+	assert_null(strstr(out, "offending"));
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "-k", (char *)list, "--pcrs", "sha1,/dev/null", "--pcrs", (char *)pcrs_file, "--bank", "sha1", (char *)log, NULL }, out, sizeof(out)), EXIT_ERROR);
+	assert_non_null(strstr(out, "/dev/null: PCR-10: no such PCR in the file"));
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "-k", (char *)list, "--pcrs", "sha1,/dev/null", "-p", "sha256,", NULL }, out, sizeof(out)), EXIT_ERROR);
+	{
+		char arg[600];
+
+		snprintf(arg, sizeof(arg), "sha256,%s", pcrs_file);
+		assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "-k", (char *)list, "--pcrs", arg, (char *)log, NULL }, out, sizeof(out)), EXIT_ACCEPTED);
+	}
+	/* Without the quote, every entry is judged. */
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "-k", (char *)list, (char *)log, NULL }, out, sizeof(out)), EXIT_REFUSED);
+	{
+		char line[200];
+
+		snprintf(line, sizeof(line), "offending: entry 5 (offset %zu): /tmp/evil.ko: sha256:33", extra);
+		assert_non_null(strstr(out, line));
+	}
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "-k", (char *)list, "--pcr10", "00", (char *)log, NULL }, out, sizeof(out)), EXIT_ERROR);
+	assert_non_null(strstr(out, "--pcr10 00: value shorter than the bank's digest"));
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "-k", (char *)list, (char *)other, NULL }, out, sizeof(out)), EXIT_ERROR);
+	assert_non_null(strstr(out, "cannot tell the PCR bank from the file name; give --bank"));
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "-k", (char *)list, "-b", "sha256", (char *)other, NULL }, out, sizeof(out)), EXIT_REFUSED);
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "-k", (char *)list, "-b", "sha256", (char *)cut, NULL }, out, sizeof(out)), EXIT_ERROR);
+	{
+		char msg[200];
+
+		snprintf(msg, sizeof(msg), ": entry 5 (offset %zu): truncated template hash at offset %zu\n", extra, extra + 4);
+		assert_non_null(strstr(out, msg));
+	}
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", (char *)log, NULL }, out, sizeof(out)), EXIT_ERROR);
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "-k", (char *)log, (char *)log, NULL }, out, sizeof(out)), EXIT_ERROR);
+	assert_int_equal(run_command(cmd_verify_log, (char *[]){ "verify-log", "--help", NULL }, out, sizeof(out)), EXIT_ACCEPTED);
+	assert_non_null(strstr(out, "Usage: modhash verify-log"));
+	unlink(list);
+	unlink(pcr);
+	unlink(pcrs_file);
+	unlink(log);
+	unlink(other);
+	unlink(cut);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_altered_entry),
 		cmocka_unit_test(test_quoted_pcr),
 		cmocka_unit_test(test_malformed_list),
+		cmocka_unit_test(test_command),
 	};
 
 	return cmocka_run_group_tests_name("verify-log", tests, NULL, NULL);
