@@ -6,11 +6,14 @@
 # no ACPI to announce it) so that IMA extends real PCRs:
 #  - the guest loads every policy of ima-policy/ (measure-modules.policy
 #    first) and one bad rule, loads listed modules from /lib/modules, then
-#    a tampered copy of crc7.ko, and sends back both banks' binary lists
-#    and PCR 10 of both banks, after the listed loads and after the
-#    tampered one, and its ASCII list (base64 between markers);
+#    a tampered copy of crc7.ko, then crc7.ko.xz through finit_module's
+#    decompression, and sends back both banks' binary lists and PCR 10 of
+#    both banks, after the listed loads and after the tampered one, the
+#    sha256 list after the compressed load, and its ASCII list (base64
+#    between markers);
 #  - verify-log, given the vmlinux and the TPM's PCR 10, accepts the first
-#    lists and reports exactly the tampered entry in the second ones;
+#    lists and reports exactly the tampered entry in the second ones, and
+#    the compressed load as not verifiable;
 #  - evmctl ima_measurement, an independent replay, agrees with the PCR
 #    values verify-log computed (and so with the TPM);
 #  - a list cut in the middle of an entry is an error naming the entry;
@@ -34,7 +37,7 @@ rm -rf "$work"
 mkdir -p "$work/got"
 
 policies=("$top"/ima-policy/*.policy)
-tap_plan $((15 + ${#policies[@]}))
+tap_plan $((16 + ${#policies[@]}))
 
 # --- the boot ------------------------------------------------------------
 cat > "$work/guest.sh" <<'GUEST'
@@ -73,6 +76,9 @@ echo "TAMPERED $(sha256sum /tmp/tampered/crc7.ko)"
 insmod /tmp/tampered/crc7.ko 2>/dev/null
 echo "TAMPERED-LOAD rc=$?"
 snapshot tampered
+rmmod crc7
+echo "COMPRESSED $(sha256sum /mods/crc7.ko.xz) $(modload finit-compressed /mods/crc7.ko.xz)"
+send compressed.sha256.log $ima/binary_runtime_measurements_sha256
 send ascii $ima/ascii_runtime_measurements
 for p in /etc/ima/*.policy; do
 	policy "$p"
@@ -172,6 +178,21 @@ for bank in sha1 sha256; do
 	[[ $ok == 0 ]] || { echo "# expected entry $tampered_index sha256:$tampered_sha256 (rc $rc):"; sed 's/^/# /' "$work/tampered.$bank.out" "$work/tampered.$bank.err" 2>/dev/null; }
 	tap $ok "verify-log, $bank bank, after a tampered crc7.ko: exit 1, exactly that entry reported (index, path, digest)"
 done
+
+# A compressed module: IMA logs the digest of the compressed file, which
+# the list (of uncompressed modules) cannot hold: not verifiable.
+compressed_line=$(grep -n ' /mods/crc7.ko.xz$' "$work/got/ascii" 2>/dev/null | head -n 1)
+compressed_sha256=$(sed -n 's/^COMPRESSED \([0-9a-f]\{64\}\) .*/\1/p' "$work/guest.out")
+"$modhash" verify-log --kernel "$kernel" --bank sha256 "$work/got/compressed.sha256.log" \
+	> "$work/compressed.out" 2>&1
+rc=$?
+[[ $rc == 1 && -n $compressed_line && -n $compressed_sha256 ]] &&
+	[[ $(grep -c '^offending:' "$work/compressed.out") == 2 ]] &&
+	grep -q "^offending: entry $tampered_index .*/tmp/tampered/crc7.ko: .*not on the kernel's allowlist$" "$work/compressed.out" &&
+	grep -Eq "^offending: entry $(( ${compressed_line%%:*} - 1 )) \(offset [0-9]+\): /mods/crc7.ko.xz: sha256:$compressed_sha256: compressed module: .*not verifiable$" "$work/compressed.out"
+ok=$?
+[[ $ok == 0 ]] || { echo "# exit $rc:"; sed 's/^/# /' "$work/compressed.out"; }
+tap $ok "verify-log reports a compressed module load (finit_module of crc7.ko.xz) as not verifiable, and the tampered one still"
 
 # The module-allowlist entry against what the generator wrote: the kernel
 # measures the list's SHA-256 (ima_measure_critical_data with hash=true),
