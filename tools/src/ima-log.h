@@ -28,7 +28,8 @@
 
 /* The kernel's limits: PCR indexes fit IMA's measured_pcrs bitmap. */
 #define IMA_LOG_MAX_PCR		63
-#define IMA_LOG_MAX_NAME	255	/* IMA_EVENT_NAME_LEN_MAX */
+#define IMA_LOG_MAX_NAME	255	/* IMA_EVENT_NAME_LEN_MAX: "ima" only */
+#define IMA_LOG_MAX_PATH	4096	/* PATH_MAX: n-ng names are whole */
 #define IMA_LOG_MAX_TEMPLATE	255
 #define IMA_LOG_MAX_FIELDS	15	/* IMA_TEMPLATE_NUM_FIELDS_MAX */
 #define IMA_LOG_MAX_DIGEST	64
@@ -60,7 +61,7 @@ struct ima_log_entry {
 	char digest_type[8];		/* d-ngv2: "ima" or "verity" */
 	struct ima_log_bytes digest;
 	/* n, n-ng: the event name (a path, a critical-data name). */
-	char name[IMA_LOG_MAX_NAME + 1];
+	char name[IMA_LOG_MAX_PATH + 1];
 	struct ima_log_bytes sig;	/* sig: empty if none */
 	struct ima_log_bytes buf;	/* buf: the measured buffer */
 	struct ima_log_bytes modsig;	/* modsig */

@@ -35,7 +35,7 @@ struct verify_options {
 struct verify_finding {
 	size_t index;
 	size_t offset;
-	char path[IMA_LOG_MAX_NAME + 1];
+	char path[IMA_LOG_MAX_PATH + 1];
 	char digest[32 + 2 * IMA_LOG_MAX_DIGEST + 2];	/* "algo:hex" */
 	const char *reason;
 };

@@ -229,6 +229,26 @@ static void test_malformed(void **state)
 	expect_error(&bad, 32, 0, 0, 50 + 44 + 4, "NUL byte inside the event name");
 }
 
+/* n-ng names are whole paths (the 255-byte limit is the ima template's). */
+static void test_long_names(void **state)
+{
+	static char path[5000];
+	struct blob log = { .len = 0 };
+	struct ima_log_entry e[2];
+	struct ima_log_error err;
+
+	(void)state;
+	memset(path, 'a', 4096);
+	path[0] = '/';
+	log_add_ng(&log, "sha1", path, "sha256", d32, 32);
+	assert_int_equal(parse_all(&log, 20, e, 2, &err), 1);
+	assert_int_equal(strlen(e[0].name), 4096);
+	path[4096] = 'b';
+	log.len = 0;
+	log_add_ng(&log, "sha1", path, "sha256", d32, 32);
+	expect_error(&log, 20, 0, 0, 4 + 20 + 4 + 6 + 4 + 44 + 4, "event name too long");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_templates),
 		cmocka_unit_test(test_truncations),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_long_names),
 	};
 
 	return cmocka_run_group_tests_name("ima-log", tests, NULL, NULL);
