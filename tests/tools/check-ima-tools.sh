@@ -21,6 +21,8 @@
 #    file:line:column, which the kernel refuses too;
 #  - the kernel and lint-policy agree on every rule of policy-rules.txt
 #    (ima_appraise=log keeps the appraise rules among them harmless).
+# Writing several policies in one boot needs CONFIG_IMA_WRITE_POLICY=y,
+# which the hashes kernel has (a kernel without it takes one write only).
 # $IMA_TOOLS_KERNEL replaces the --kernel argument (default: the vmlinux).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
