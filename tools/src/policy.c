@@ -492,6 +492,9 @@ static int parse_rule(struct policy *p, unsigned int line, const char *text,
 		tok[n] = '\0';
 		if (memchr(text + pos, '\0', n))
 			error(&s, (unsigned int)pos + 1, "NUL byte in the rule");
+		else if (strchr(tok, '\r'))
+			error(&s, (unsigned int)(pos + 1 + (size_t)(strchr(tok, '\r') - tok)),
+			      "carriage return in the rule (a DOS line end?): the kernel takes it as part of the word");
 		else
 			parse_token(&s, (unsigned int)pos + 1, tok);
 		pos += n;

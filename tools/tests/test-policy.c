@@ -117,7 +117,8 @@ static void test_errors(void **state)
 	expect_one("appraise func=SETXATTR_CHECK", "1:10: func=SETXATTR_CHECK needs appraise_algos=");
 	expect_one("measure obj_type=a obj_type=b", "1:20: second obj_type=");
 	expect_one("measure # not a comment here", "1:9: unknown keyword \"#\"");
-	expect_one("measure func=MODULE_CHECK\r", "1:9: unknown hook func=MODULE_CHECK\r");
+	expect_one("\r\n", "1:1: carriage return in the rule (a DOS line end?): the kernel takes it as part of the word");
+	expect_one("measure func=MODULE_CHECK\r\n# comment\r\n", "1:26: carriage return in the rule (a DOS line end?): the kernel takes it as part of the word");
 }
 
 static void test_every_line_reported(void **state)
