@@ -19,7 +19,7 @@ shift
 results=$build/test-results
 mkdir -p "$results"
 
-check_suites="docs unit tools-unit tools-fuzz tools kconfig generator series vm allowlist security repro"
+check_suites="docs unit tools-unit tools-fuzz tools tools-ima kconfig generator series vm allowlist security repro"
 full_suites="$check_suites generator-btf series-build vm-full allowlist-relinked repro-sig repro-btf"
 
 command_of() {	# command_of SUITE: the command that runs it
@@ -29,6 +29,7 @@ command_of() {	# command_of SUITE: the command that runs it
 	tools-unit) echo "$here/../tools/tests/run-unit-tests.sh $build/tools/modhash/tests/test-*" ;;
 	tools-fuzz) echo "make -s -C $here/../tools O=$build/tools/modhash UAPI_HEADER=$build/src/patched/include/uapi/linux/module_hashes.h fuzz FUZZ_SECONDS=10" ;;
 	tools) echo "$here/tools/check-modhash.sh $build" ;;
+	tools-ima) echo "$here/tools/check-ima-tools.sh $build" ;;
 	kconfig) echo "$here/kconfig/check-kconfig.sh $build" ;;
 	generator) echo "$here/generator/check-generator.sh $build hashes" ;;
 	generator-btf) echo "$here/generator/check-generator.sh $build btf" ;;

@@ -6,6 +6,7 @@
 # serial console goes to CONSOLE_LOG; what the guest script printed (TAP)
 # goes to stdout.  $VM_KERNEL boots another image instead of
 # KERNEL_OUT/bzImage (a vmlinux, through its PVH entry point).
+# $VM_QEMU_ARGS adds qemu options (split at spaces), e.g. a TPM device.
 #
 # Exits non-zero unless the boot ended cleanly, and then says why in TAP
 # comments after the guest's output (with the end of the console):
@@ -43,6 +44,7 @@ timeout "$timeout" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "${VM_KERNEL:-$kout/bzImage}" -initrd "$work/initrd" \
 	-append "console=ttyS0 panic=-1 loglevel=5 tsc=reliable $*" \
+	${VM_QEMU_ARGS:-} \
 	< /dev/null > "$console" 2>&1 || qemu_status=$?
 
 # The firmware's escape sequences may precede the begin marker on its line.

@@ -1,0 +1,296 @@
+#!/bin/bash
+# Usage: check-ima-tools.sh BUILD_DIR
+# End-to-end tests of "modhash verify-log" and "modhash lint-policy" on
+# the real "hashes" kernel, in TAP.  One qemu boot, with a software TPM
+# (swtpm, banks sha1 and sha256; tpm_tis.force=1, as these kernels have
+# no ACPI to announce it) so that IMA extends real PCRs:
+#  - the guest loads every policy of ima-policy/ (measure-modules.policy
+#    first) and one bad rule, loads listed modules from /lib/modules, then
+#    a tampered copy of crc7.ko, then crc7.ko.xz through finit_module's
+#    decompression, and sends back both banks' binary lists and PCR 10 of
+#    both banks, after the listed loads and after the tampered one, the
+#    sha256 list after the compressed load, and its ASCII list (base64
+#    between markers);
+#  - verify-log, given the vmlinux and the TPM's PCR 10, accepts the first
+#    lists and reports exactly the tampered entry in the second ones, and
+#    the compressed load as not verifiable;
+#  - evmctl ima_measurement, an independent replay, agrees with the PCR
+#    values verify-log computed (and so with the TPM);
+#  - a list cut in the middle of an entry is an error naming the entry;
+#  - lint-policy passes every shipped policy and names the bad rule's
+#    file:line:column, which the kernel refuses too;
+#  - the kernel and lint-policy agree on every rule of policy-rules.txt
+#    (ima_appraise=log keeps the appraise rules among them harmless).
+# Writing several policies in one boot needs CONFIG_IMA_WRITE_POLICY=y,
+# which the hashes kernel has (a kernel without it takes one write only).
+# $IMA_TOOLS_KERNEL replaces the --kernel argument (default: the vmlinux).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$(cd "$1" && pwd)
+. "$here/../lib/tap.sh"
+
+kout=$build/out/hashes
+base=$build/initramfs/base.cpio.gz
+modhash=$build/tools/modhash/modhash
+kernel=${IMA_TOOLS_KERNEL:-$kout/vmlinux}
+work=$build/test-results/ima-tools
+rm -rf "$work"
+mkdir -p "$work/got"
+
+policies=("$top"/ima-policy/*.policy)
+tap_plan $((16 + ${#policies[@]}))
+
+# --- the boot ------------------------------------------------------------
+cat > "$work/guest.sh" <<'GUEST'
+#!/bin/sh
+ima=/sys/kernel/security/ima
+lib=/lib/modules/$(uname -r)/kernel/lib
+send() {	# send NAME FILE: FILE in base64 between markers
+	echo "FILE-BEGIN $1"
+	base64 < "$2"
+	echo "FILE-END $1"
+}
+snapshot() {	# snapshot NAME: both banks' lists and PCR 10
+	for bank in sha1 sha256; do
+		[ -r $ima/binary_runtime_measurements_$bank ] &&
+			send "$1.$bank.log" $ima/binary_runtime_measurements_$bank
+		[ -r /sys/class/tpm/tpm0/pcr-$bank/10 ] &&
+			send "$1.$bank.pcr10" /sys/class/tpm/tpm0/pcr-$bank/10
+	done
+}
+policy() {	# policy FILE: append FILE's rules to the IMA policy
+	if cat "$1" > $ima/policy 2>/dev/null; then
+		echo "POLICY-ACCEPTED ${1##*/}"
+	else
+		echo "POLICY-REFUSED ${1##*/}"
+	fi
+}
+policy /etc/ima/measure-modules.policy
+for m in crc7 crc4 crc8; do
+	insmod $lib/$m.ko && echo "LOADED $m"
+done
+snapshot listed
+rmmod crc7
+mkdir /tmp/tampered
+cp /mods/crc7-flipped.ko /tmp/tampered/crc7.ko
+echo "TAMPERED $(sha256sum /tmp/tampered/crc7.ko)"
+insmod /tmp/tampered/crc7.ko 2>/dev/null
+echo "TAMPERED-LOAD rc=$?"
+snapshot tampered
+rmmod crc7
+echo "COMPRESSED $(sha256sum /mods/crc7.ko.xz) $(modload finit-compressed /mods/crc7.ko.xz)"
+send compressed.sha256.log $ima/binary_runtime_measurements_sha256
+send ascii $ima/ascii_runtime_measurements
+for p in /etc/ima/*.policy; do
+	policy "$p"
+done
+printf '# a misspelt hook\nmeasure func=MODULE_CHECK\nmeasure func=MODULE_CHEK\n' > /tmp/bad.policy
+policy /tmp/bad.policy
+n=0
+while IFS= read -r rule; do
+	n=$((n + 1))
+	case $rule in '#'*) continue ;; esac
+	if printf '%s\n' "$rule" > $ima/policy 2>/dev/null; then
+		echo "RULE $n accepted"
+	else
+		echo "RULE $n refused"
+	fi
+done <<'RULES'
+GUEST
+cat "$here/policy-rules.txt" >> "$work/guest.sh"
+echo RULES >> "$work/guest.sh"
+
+tpm=$work/tpm
+mkdir -p "$tpm"
+vm_rc=1
+if [[ ! -f $kout/bzImage || ! -f $base ]]; then
+	echo "# $kout or $base is missing (kernel not built)"
+elif ! swtpm_setup --tpm2 --tpmstate "$tpm" --pcr-banks sha1,sha256 \
+		--overwrite > "$work/swtpm-setup.log" 2>&1; then
+	echo "# swtpm_setup failed:"; sed 's/^/#   /' "$work/swtpm-setup.log"
+else
+	swtpm socket --tpm2 --tpmstate dir="$tpm" \
+		--ctrl type=unixio,path="$tpm/sock" --terminate \
+		--pid file="$tpm/pid" --log file="$tpm/log" --daemon
+	VM_QEMU_ARGS="-chardev socket,id=chrtpm,path=$tpm/sock -tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0" \
+	VM_TIMEOUT=${VM_TIMEOUT:-240} \
+		"$top/tests/vm/run-vm.sh" "$kout" "$base" "$work/guest.sh" \
+		"$work/console" tpm_tis.force=1 ima_appraise=log > "$work/guest.out" 2>&1
+	vm_rc=$?
+	[[ -f $tpm/pid ]] && kill "$(cat "$tpm/pid")" 2>/dev/null
+fi
+[[ $vm_rc == 0 ]] || grep '^# ' "$work/guest.out" | head -n 30
+tap $vm_rc "the hashes kernel booted with a TPM and the guest script ran to its end"
+
+# Unpack what the guest sent.
+awk -v dir="$work/got" '
+	/^FILE-BEGIN / { name = $2; file = dir "/" name ".b64"; printf "" > file; next }
+	/^FILE-END / { close(file); name = ""; next }
+	name != "" { print >> file }' "$work/guest.out" 2>/dev/null
+for f in "$work"/got/*.b64; do
+	[[ -e $f ]] && base64 -d < "$f" > "${f%.b64}" && rm "$f"
+done
+
+# --- the kernel accepts every policy ------------------------------------
+for p in "${policies[@]}"; do
+	grep -qx "POLICY-ACCEPTED ${p##*/}" "$work/guest.out"
+	tap $? "the kernel accepts ima-policy/${p##*/}"
+done
+grep -qx "POLICY-REFUSED bad.policy" "$work/guest.out"
+tap $? "the kernel refuses a policy with func=MODULE_CHEK"
+
+# --- verify-log ----------------------------------------------------------
+# verify NAME BANK: run verify-log on snapshot NAME's BANK list with the
+# TPM's PCR 10 of that bank; output in $work/NAME.BANK.out, status echoed.
+verify() {
+	local log=$work/got/$1.$2.log pcr=$work/got/$1.$2.pcr10
+	if [[ ! -s $log || ! -s $pcr || ! -x $modhash ]]; then
+		echo "# verify $1 $2: missing $log, $pcr or $modhash" >&2
+		echo 99
+		return
+	fi
+	"$modhash" verify-log --kernel "$kernel" --bank "$2" --pcr10 "$pcr" "$log" \
+		> "$work/$1.$2.out" 2> "$work/$1.$2.err"
+	echo $?
+}
+
+for bank in sha1 sha256; do
+	rc=$(verify listed $bank)
+	[[ $rc == 0 ]] && grep -q "^$bank PCR-10: .*: matches the quoted value" "$work/listed.$bank.out" &&
+		grep -q '^modules: 3 loads, 3 on the allowlist' "$work/listed.$bank.out"
+	ok=$?
+	[[ $ok == 0 ]] || sed 's/^/# /' "$work/listed.$bank.out" "$work/listed.$bank.err" 2>/dev/null
+	tap $ok "verify-log, $bank bank, listed loads only: exit 0, the replay reaches the TPM's PCR 10, 3 modules listed"
+done
+
+# The tampered entry, from the guest's own ASCII list: its index (line
+# number - 1) and digest.
+tampered_line=$(grep -n ' /tmp/tampered/crc7.ko$' "$work/got/ascii" 2>/dev/null | head -n 1)
+tampered_index=$(( ${tampered_line%%:*} - 1 ))
+tampered_sha256=$(sed -n 's/^TAMPERED \([0-9a-f]\{64\}\) .*/\1/p' "$work/guest.out" | tr -d '\r')
+for bank in sha1 sha256; do
+	rc=$(verify tampered $bank)
+	grep '^offending:' "$work/tampered.$bank.out" > "$work/tampered.$bank.offending" 2>/dev/null
+	[[ $rc == 1 && -n $tampered_line && -n $tampered_sha256 ]] &&
+		[[ $(wc -l < "$work/tampered.$bank.offending") == 1 ]] &&
+		grep -Eq "^offending: entry $tampered_index \(offset [0-9]+\): /tmp/tampered/crc7.ko: sha256:$tampered_sha256: not on the kernel's allowlist$" \
+			"$work/tampered.$bank.offending"
+	ok=$?
+	[[ $ok == 0 ]] || { echo "# expected entry $tampered_index sha256:$tampered_sha256 (rc $rc):"; sed 's/^/# /' "$work/tampered.$bank.out" "$work/tampered.$bank.err" 2>/dev/null; }
+	tap $ok "verify-log, $bank bank, after a tampered crc7.ko: exit 1, exactly that entry reported (index, path, digest)"
+done
+
+# A compressed module: IMA logs the digest of the compressed file, which
+# the list (of uncompressed modules) cannot hold: not verifiable.
+compressed_line=$(grep -n ' /mods/crc7.ko.xz$' "$work/got/ascii" 2>/dev/null | head -n 1)
+compressed_sha256=$(sed -n 's/^COMPRESSED \([0-9a-f]\{64\}\) .*/\1/p' "$work/guest.out")
+"$modhash" verify-log --kernel "$kernel" --bank sha256 "$work/got/compressed.sha256.log" \
+	> "$work/compressed.out" 2>&1
+rc=$?
+[[ $rc == 1 && -n $compressed_line && -n $compressed_sha256 ]] &&
+	[[ $(grep -c '^offending:' "$work/compressed.out") == 2 ]] &&
+	grep -q "^offending: entry $tampered_index .*/tmp/tampered/crc7.ko: .*not on the kernel's allowlist$" "$work/compressed.out" &&
+	grep -Eq "^offending: entry $(( ${compressed_line%%:*} - 1 )) \(offset [0-9]+\): /mods/crc7.ko.xz: sha256:$compressed_sha256: compressed module: .*not verifiable$" "$work/compressed.out"
+ok=$?
+[[ $ok == 0 ]] || { echo "# exit $rc:"; sed 's/^/# /' "$work/compressed.out"; }
+tap $ok "verify-log reports a compressed module load (finit_module of crc7.ko.xz) as not verifiable, and the tampered one still"
+
+# The module-allowlist entry against what the generator wrote: the kernel
+# measures the list's SHA-256 (ima_measure_critical_data with hash=true),
+# so the entry's buffer is that digest.
+list=$build/src/patched/obj-hashes/.module-hashes.bin
+buf=$(awk '$3 == "ima-buf" && $5 == "module-allowlist" { print $6 }' "$work/got/ascii" 2>/dev/null)
+[[ -f $list && -n $buf && $buf == "$(sha256sum < "$list" | cut -d' ' -f1)" ]] &&
+	grep -q '^module-allowlist: entry [0-9]* matches the kernel' "$work/listed.sha256.out"
+tap $? "the module-allowlist entry holds the SHA-256 of the generator's list, and verify-log finds it equal to the vmlinux list's"
+
+# evmctl replays the SHA-1 list on its own, recomputing the sha256 bank
+# from the template data; given the PCR values verify-log computed (in
+# evmctl's --pcrs form), it must say both banks match.
+pcrs_file() {	# pcrs_file HEX: PCR-00..PCR-23, all zero but PCR 10
+	local i zero=${1//?/0}
+	for i in $(seq 0 23); do
+		if [[ $i == 10 ]]; then printf 'PCR-10: %s\n' "$1"; else printf 'PCR-%02d: %s\n' "$i" "$zero"; fi
+	done
+}
+for snap in listed tampered; do
+	ours_sha1=$(sed -n 's/^sha1 PCR-10: \([0-9a-f]*\) after \([0-9]*\) entries.*/\1 \2/p' "$work/$snap.sha1.out" 2>/dev/null)
+	ours_sha256=$(sed -n 's/^sha256 PCR-10: \([0-9a-f]*\) after \([0-9]*\) entries.*/\1 \2/p' "$work/$snap.sha256.out" 2>/dev/null)
+	pcrs_file "${ours_sha1% *}" > "$work/$snap.pcrs-sha1"
+	pcrs_file "${ours_sha256% *}" > "$work/$snap.pcrs-sha256"
+	evmctl -v ima_measurement --pcrs "sha1,$work/$snap.pcrs-sha1" \
+		--pcrs "sha256,$work/$snap.pcrs-sha256" "$work/got/$snap.sha1.log" \
+		> "$work/$snap.evmctl" 2>&1
+	rc=$?
+	[[ $rc == 0 && -n $ours_sha1 && -n $ours_sha256 ]] &&
+		grep -q "^sha1 PCR-10: succeed at entry ${ours_sha1#* }$" "$work/$snap.evmctl" &&
+		grep -q "^sha256 PCR-10: succeed at entry ${ours_sha256#* }$" "$work/$snap.evmctl"
+	ok=$?
+	[[ $ok == 0 ]] || { echo "# ours: sha1 $ours_sha1, sha256 $ours_sha256; evmctl (rc $rc):"; grep -E 'PCR|atch|rror' "$work/$snap.evmctl" | head -n 12 | sed 's/^/# /'; }
+	tap $ok "evmctl ima_measurement agrees with verify-log's PCR 10 in both banks, at the same entry ($snap)"
+done
+
+# A list cut in the middle of the tampered entry.
+log=$work/got/tampered.sha256.log
+offset=$(sed -n 's/^offending: entry [0-9]* (offset \([0-9]*\)).*/\1/p' "$work/tampered.sha256.out" 2>/dev/null)
+if [[ -n $offset && -s $log ]]; then
+	head -c $((offset + 20)) "$log" > "$work/cut.log"
+	"$modhash" verify-log --kernel "$kernel" --bank sha256 "$work/cut.log" > /dev/null 2> "$work/cut.err"
+	rc=$?
+else
+	rc=99
+fi
+[[ $rc == 2 ]] && grep -q "cut.log: entry $tampered_index (offset $offset): truncated template hash at offset $((offset + 4))$" "$work/cut.err"
+ok=$?
+[[ $ok == 0 ]] || sed 's/^/# /' "$work/cut.err" 2>/dev/null
+tap $ok "verify-log on a list cut inside an entry: exit 2, naming the entry, its offset and the offset of the missing bytes"
+
+# The raw list the generator wrote is the same kernel's list.
+rc=$("$modhash" verify-log --kernel "$build/src/patched/obj-hashes/.module-hashes.bin" --bank sha256 \
+	"$work/got/listed.sha256.log" > /dev/null 2>&1; echo $?)
+tap $([[ $rc == 0 ]]; echo $?) "verify-log accepts the listed loads against the generator's raw list too"
+
+# --- lint-policy ---------------------------------------------------------
+# lint NAME STATUS ERE DESCRIPTION: lint-policy on $work/NAME.policy (or
+# the shipped policies for NAME "shipped") exits STATUS and its output
+# matches ERE (empty ERE: no output at all).
+lint() {
+	local files=("$work/$1.policy") ok rc
+	[[ $1 != shipped ]] || files=("${policies[@]}")
+	"$modhash" lint-policy "${files[@]}" > "$work/lint-$1.out" 2>&1
+	rc=$?
+	if [[ -z $3 ]]; then
+		[[ $rc == "$2" && ! -s $work/lint-$1.out ]]
+	else
+		[[ $rc == "$2" ]] && grep -Eq "$3" "$work/lint-$1.out"
+	fi
+	ok=$?
+	[[ $ok == 0 ]] || { echo "# exit $rc:"; sed 's/^/# /' "$work/lint-$1.out"; }
+	tap $ok "$4"
+}
+lint shipped 0 "" "lint-policy passes every ima-policy/*.policy silently"
+printf '# a misspelt hook\nmeasure func=MODULE_CHECK\nmeasure func=MODULE_CHEK\n' > "$work/bad.policy"
+lint bad 2 "^$work/bad.policy:3:9: " \
+	"lint-policy names the bad rule as file:3:9 and exits 2 (the kernel refused the same file)"
+printf 'appraise func=MODULE_CHECK\n' > "$work/weak.policy"
+lint weak 1 "^$work/weak.policy:1:1: warning: .*imasig" \
+	"lint-policy warns (exit 1) about appraise func=MODULE_CHECK without appraise_type=imasig"
+
+# The kernel and lint-policy on each rule of policy-rules.txt.
+n=0 rules=0 refused=0 disagree=
+while IFS= read -r rule; do
+	n=$((n + 1))
+	case $rule in '#'*) continue ;; esac
+	rules=$((rules + 1))
+	printf '%s\n' "$rule" > "$work/rule.policy"
+	lint=accepted
+	"$modhash" lint-policy "$work/rule.policy" > "$work/rule.out" 2>&1
+	[[ $? == 2 ]] && lint=refused && refused=$((refused + 1))
+	kernel=$(sed -n "s/^RULE $n \([a-z]*\)\r*$/\1/p" "$work/guest.out")
+	[[ $kernel == "$lint" ]] || disagree+="# line $n, \"$rule\": kernel ${kernel:-(no answer)}, lint-policy $lint: $(cat "$work/rule.out")"$'\n'
+done < "$here/policy-rules.txt"
+[[ -z $disagree ]]
+ok=$?
+printf '%s' "$disagree"
+tap $ok "the kernel and lint-policy agree on each of $rules rules of policy-rules.txt ($refused refused)"
