@@ -13,7 +13,14 @@
 #  - roothash: root writes a correct security.ima hash (evmctl ima_hash)
 #    on an unlisted, unsigned module on tmpfs: the shipped policy refuses
 #    it, while a rule without appraise_type=imasig (the shipped policy
-#    before the fix) lets it load.
+#    before the fix) lets it load;
+#  - revoked: the digest of the listed crc7.ko is added to the system
+#    blacklist keyring as a "bin:" hash, signed with the build's key
+#    (hashes+sig, CONFIG_SYSTEM_BLACKLIST_AUTH_UPDATE): finit_module(),
+#    init_module() and the kernel's decompression of crc7.ko.zst are
+#    refused with EKEYREJECTED and a log line naming the digest, without
+#    and with the IMA policy, while crc7 as INSTALL_MOD_STRIP=1 installs
+#    it (another listed digest) and crc8 still load.
 # Every test fails when the boot it reads did not end cleanly or when the
 # kernel it needs is not built.
 set -uo pipefail
@@ -25,7 +32,7 @@ rm -rf "$work"
 mkdir -p "$work"
 . "$here/../lib/tap.sh"
 
-tap_plan 12
+tap_plan 20
 
 # boot NAME VARIANT [KERNEL_ARG...]: boot VARIANT with $work/NAME.sh as the
 # guest script; its output goes to $work/NAME.out, and NAME.rc says
@@ -144,3 +151,48 @@ shipped=$(grep -v '^#' "$here/../../ima-policy/modules-allowlist.policy")
 tap $? "roothash: ima-policy/modules-allowlist.policy is exactly the imasig rule"
 grep -qx 'appraise func=MODULE_CHECK appraise_type=imasig|modsig' "$here/../../ima-policy/modules-allowlist-modsig.policy"
 tap $? "roothash: ima-policy/modules-allowlist-modsig.policy accepts signatures only (imasig|modsig)"
+
+# --- revoked -------------------------------------------------------------
+# The blacklist keyring takes a "bin:HEX" key from root only with a PKCS#7
+# signature of that description by a key of the builtin keyring: here the
+# build's module signing key, made by kbuild in the build directory.
+signing_key=$build/src/patched/obj-hashes+sig/certs/signing_key.pem
+digest=$(sha256sum "$build/out/hashes+sig/modules/lib/modules/"*/kernel/lib/crc7.ko 2>/dev/null | cut -d' ' -f1)
+signature=
+if [[ -f $signing_key && -n $digest ]]; then
+	printf 'bin:%s' "$digest" > "$work/revoke.txt"
+	openssl smime -sign -binary -noattr -nocerts -outform DER -md sha256 \
+		-in "$work/revoke.txt" -signer "$signing_key" -inkey "$signing_key" \
+		-out "$work/revoke.p7s" 2> "$work/revoke.err" &&
+		signature=$(base64 -w0 "$work/revoke.p7s")
+fi
+cat > "$work/revoked.sh" <<GUEST
+$guest_prologue
+echo "$signature" | base64 -d > /tmp/revoke.p7s
+if keyctl padd blacklist "bin:$digest" %:.blacklist < /tmp/revoke.p7s > /dev/null; then
+	echo REVOKED
+fi
+crc7=\$(find /lib/modules -name crc7.ko)
+for stage in PLAIN IMA; do
+	[ \$stage = IMA ] && policy "\$(cat /etc/ima/modules-allowlist.policy)"
+	result "\$stage-finit" finit "\$crc7"
+	result "\$stage-init" init "\$crc7"
+	result "\$stage-zst" finit-compressed /mods/crc7.ko.zst
+	result "\$stage-stripped" finit /mods/crc7-stripped.ko
+	rmmod crc7
+done
+result CRC8 modprobe crc8
+GUEST
+boot revoked hashes+sig
+saw revoked '^REVOKED$'
+tap $? "revoked, hashes+sig: root adds crc7.ko's digest, signed by the build key, to the blacklist keyring"
+for stage in PLAIN IMA; do
+	for path in finit init zst; do
+		saw revoked "^$stage-$path errno=EKEYREJECTED taint=0\$" &&
+			saw revoked "^$stage-$path log: .*module sha256:$digest is on the allowlist but blacklisted"
+		tap $? "revoked, hashes+sig$([[ $stage == IMA ]] && echo ', IMA policy'): crc7 through $path is refused with EKEYREJECTED, naming the digest"
+	done
+done
+saw revoked '^PLAIN-stripped errno=OK taint=0$' && saw revoked '^IMA-stripped errno=OK taint=0$' &&
+	saw revoked '^CRC8 errno=OK taint=0$'
+tap $? "revoked, hashes+sig: crc7 stripped (another listed digest) and crc8 still load, without and with the IMA policy"
