@@ -162,8 +162,7 @@ fuzz: $(SRC)/patched.stamp
 $(TOOLS)/module-hashes: $(SRC)/patched.stamp
 	@mkdir -p $(TOOLS)
 	@echo "[+] tools: module-hashes (the series' allowlist generator)"
-	@gcc $(HOST_CFLAGS) -idirafter $(SRC)/patched/include/uapi -o $@ \
-		$(SRC)/patched/scripts/module-hashes.c -lcrypto -lpthread
+	@gcc $(HOST_CFLAGS) -o $@ $(SRC)/patched/scripts/module-hashes.c -lcrypto -lpthread
 
 $(TOOLS)/modload: $(MODLOAD_SRC) initramfs/modload/modload_lib.h | $(B)/deps.stamp
 	@mkdir -p $(TOOLS)

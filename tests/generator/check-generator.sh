@@ -17,7 +17,7 @@ mkdir -p "$work/tree/a" "$work/tree/b"
 . "$(dirname "$0")/../lib/allowlist.sh"
 btf_checks=0
 [[ " $variants " == *" btf "* ]] && btf_checks=1
-tap_plan $((8 + $# + btf_checks))
+tap_plan $((8 + 2 * $# + btf_checks))
 
 cd "$work/tree"
 cp "$obj/lib/crc7.ko" a/x.ko
@@ -81,6 +81,19 @@ for variant in $variants; do
 	rc=$?
 	tap $rc "kbuild, $variant: rm lib/crc7.ko; make rebuilds it, the same list, the same vmlinux"
 	[[ $rc == 0 ]] || sed 's/^/# /' "$work/make.out" | tail -n 20
+
+	# Nothing changed since: another make must link nothing and run no
+	# pahole, so vmlinux, the temporary links, the BTF-only link, the BTF
+	# pahole writes (.tmp_vmlinux*.btf.o) and the list keep their mtimes.
+	touch "$work/marker"
+	sleep 1
+	KERNEL_CC=$(cat "$build/out/$variant/compiler") "$top/kernel/build/kmake.sh" \
+		"$build/src/patched" "$variant" -j"$(nproc)" bzImage modules > "$work/noop.out" 2>&1
+	rc=$?
+	rewritten=$(find "$vobj" -maxdepth 1 -newer "$work/marker" \( -name vmlinux -o -name '.tmp_vmlinux*' -o -name '.btf*' -o -name '.module-hashes*' \) -printf '%f ')
+	[[ $rc == 0 && -z $rewritten ]]
+	tap $? "kbuild, $variant: a second make with nothing changed links nothing and runs no pahole"
+	[[ -z $rewritten ]] || echo "# rewritten: $rewritten"
 done
 if [[ $btf_checks == 1 ]]; then
 	readelf -S -W "$build/src/patched/obj-btf/lib/crc7.ko" | grep -q ' \.BTF '

@@ -143,6 +143,7 @@ clean() {
 guest_boot_report() {
 	cat <<'GUEST'
 dmesg | grep 'module allowlist' | sed 's/^/BOOTLOG /'
+grep ' module-allowlist' /sys/kernel/security/ima/ascii_runtime_measurements | sed 's/^/MEASURED /'
 head -n 1 /sys/kernel/security/ima/module_hashes | sed 's/^/HEADER /'
 GUEST
 }
@@ -192,6 +193,16 @@ boot_script() {
 refused_at_boot() {
 	grep -q "^BOOTLOG .*module allowlist refused: $2; no module is accepted by digest\$" "$work/$1.out" &&
 		grep -qx "HEADER # module allowlist refused: $2" "$work/$1.out"
+}
+
+# refusal_measured NAME REASON: guest NAME, booted with
+# ima_policy=critical_data, measured the refused list as the event
+# "module-allowlist-refused" whose data is REASON (in hex in the ascii
+# list): a verifier can tell that the kernel runs without its list.
+refusal_measured() {
+	local hex
+	hex=$(printf '%s' "$2" | od -An -tx1 | tr -d ' \n')
+	grep -Eqx "MEASURED 10 [0-9a-f]{40} ima-buf sha256:[0-9a-f]{64} module-allowlist-refused $hex" "$work/$1.out"
 }
 
 # accepted_at_boot NAME COUNT ALGO: guest NAME's boot log and securityfs

@@ -3,12 +3,14 @@
 # What the built-in allowlist of the "hashes" kernel shows and does beyond
 # single loads, in TAP:
 #  - securityfs ima/module_hashes lists exactly the digests of the build's
-#    .module-hashes.bin, is readable by root only and refuses writes;
+#    .module-hashes.bin, is readable by root only (0440, as IMA's
+#    measurement lists) and refuses writes;
 #  - the list is measured as critical data (ima_policy=critical_data at
 #    boot, and ima-policy/measure-modules.policy loaded at run time, which
 #    also measures the module loads);
-#  - a damaged list inside vmlinux is refused at boot with its reason, and
-#    then no module passes through it (fail closed), on hashes and, where
+#  - a damaged list inside vmlinux is refused at boot with its reason,
+#    measured as refused (ima_policy=critical_data), and then no module
+#    passes through it (fail closed), on hashes and, where
 #    module signatures remain, on hashes+sig;
 #  - one byte changed inside one digest, the list still in order: the
 #    list is used, that module is refused and the others still load.
@@ -61,8 +63,8 @@ GUEST
 out=$(guest "$kout" discovery ima_policy=critical_data module.sig_enforce=1)
 clean discovery && grep -q '^LIST-SAME$' <<< "$out"
 tap $? "securityfs module_hashes lists exactly the $count digests of the build"
-clean discovery && grep -q '^MODE-400$' <<< "$out"
-tap $? "securityfs module_hashes is readable by root only (0400)"
+clean discovery && grep -q '^MODE-440$' <<< "$out"
+tap $? "securityfs module_hashes is readable by root only (0440, as IMA's measurement lists)"
 clean discovery && grep -q '^WRITE-REFUSED$' <<< "$out"
 tap $? "securityfs module_hashes refuses writes"
 clean discovery && grep -Eq "^BOOT-MEASURED 10 [0-9a-f]{40} ima-buf sha256:[0-9a-f]{64} module-allowlist $list_sha\$" <<< "$out"
@@ -114,17 +116,18 @@ digest() {	# digest I: the bytes of digest I of the build's list
 }
 
 # damage NAME REASON AT BYTES-COMMAND...: boot hashes with its list so
-# damaged (see changed_copy) under module.sig_enforce=1; the list must
-# be refused for REASON, and crc7.ko, on the list, then refused.
+# damaged (see changed_copy) under module.sig_enforce=1 and
+# ima_policy=critical_data; the list must be refused for REASON, that
+# refusal measured, and crc7.ko, on the list, then refused.
 damage() {
 	local name=$1 reason=$2
 	shift 2
 	changed_copy "$kout" "$name" "$@"
 	boot_script "$name" finit:/mods/crc7.ko
-	VM_KERNEL=$work/vmlinux-$name guest "$kout" "$name" module.sig_enforce=1 > /dev/null
-	clean "$name" && refused_at_boot "$name" "$reason" &&
+	VM_KERNEL=$work/vmlinux-$name guest "$kout" "$name" module.sig_enforce=1 ima_policy=critical_data > /dev/null
+	clean "$name" && refused_at_boot "$name" "$reason" && refusal_measured "$name" "$reason" &&
 		load_was "$name" /mods/crc7.ko EKEYREJECTED 0 - 'Loading of module not on the allowlist is rejected'
-	tap $? "list with $name: refused at boot ($reason), an allowlisted module is then refused"
+	tap $? "list with $name: refused at boot ($reason), the refusal measured, an allowlisted module is then refused"
 	rm -f "$work/vmlinux-$name"
 }
 damage magic "bad magic" 0 printf 'X'

@@ -13,7 +13,21 @@
 #  - roothash: root writes a correct security.ima hash (evmctl ima_hash)
 #    on an unlisted, unsigned module on tmpfs: the shipped policy refuses
 #    it, while a rule without appraise_type=imasig (the shipped policy
-#    before the fix) lets it load.
+#    before the fix) lets it load;
+#  - revoked: the digest of the listed crc7.ko is added to the system
+#    blacklist keyring as a "bin:" hash, signed with the build's key
+#    (hashes+sig, CONFIG_SYSTEM_BLACKLIST_AUTH_UPDATE): finit_module(),
+#    init_module() and the kernel's decompression of crc7.ko.zst are
+#    refused with EKEYREJECTED and a log line naming the digest, without
+#    and with the IMA policy, while crc7 as INSTALL_MOD_STRIP=1 installs
+#    it (another listed digest) and crc8 still load;
+#  - audit: with integrity_audit=1, a pass through the allowlist under the
+#    IMA policy is an integrity audit record (cause=module-allowlisted),
+#    for finit_module() and init_module(); without it, no record;
+#  - nofunc: under a rule without func= (appraise_tcb's "appraise
+#    fowner=0"), the listed crc7.ko loads through both syscalls and the
+#    unlisted hello.ko is refused through both (init_module() used to
+#    load it).
 # Every test fails when the boot it reads did not end cleanly or when the
 # kernel it needs is not built.
 set -uo pipefail
@@ -25,7 +39,7 @@ rm -rf "$work"
 mkdir -p "$work"
 . "$here/../lib/tap.sh"
 
-tap_plan 12
+tap_plan 26
 
 # boot NAME VARIANT [KERNEL_ARG...]: boot VARIANT with $work/NAME.sh as the
 # guest script; its output goes to $work/NAME.out, and NAME.rc says
@@ -144,3 +158,99 @@ shipped=$(grep -v '^#' "$here/../../ima-policy/modules-allowlist.policy")
 tap $? "roothash: ima-policy/modules-allowlist.policy is exactly the imasig rule"
 grep -qx 'appraise func=MODULE_CHECK appraise_type=imasig|modsig' "$here/../../ima-policy/modules-allowlist-modsig.policy"
 tap $? "roothash: ima-policy/modules-allowlist-modsig.policy accepts signatures only (imasig|modsig)"
+
+# --- revoked -------------------------------------------------------------
+# The blacklist keyring takes a "bin:HEX" key from root only with a PKCS#7
+# signature of that description by a key of the builtin keyring: here the
+# build's module signing key, made by kbuild in the build directory.
+signing_key=$build/src/patched/obj-hashes+sig/certs/signing_key.pem
+digest=$(sha256sum "$build/out/hashes+sig/modules/lib/modules/"*/kernel/lib/crc7.ko 2>/dev/null | cut -d' ' -f1)
+signature=
+if [[ -f $signing_key && -n $digest ]]; then
+	printf 'bin:%s' "$digest" > "$work/revoke.txt"
+	openssl smime -sign -binary -noattr -nocerts -outform DER -md sha256 \
+		-in "$work/revoke.txt" -signer "$signing_key" -inkey "$signing_key" \
+		-out "$work/revoke.p7s" 2> "$work/revoke.err" &&
+		signature=$(base64 -w0 "$work/revoke.p7s")
+fi
+cat > "$work/revoked.sh" <<GUEST
+$guest_prologue
+echo "$signature" | base64 -d > /tmp/revoke.p7s
+if keyctl padd blacklist "bin:$digest" %:.blacklist < /tmp/revoke.p7s > /dev/null; then
+	echo REVOKED
+fi
+crc7=\$(find /lib/modules -name crc7.ko)
+for stage in PLAIN IMA; do
+	[ \$stage = IMA ] && policy "\$(cat /etc/ima/modules-allowlist.policy)"
+	result "\$stage-finit" finit "\$crc7"
+	result "\$stage-init" init "\$crc7"
+	result "\$stage-zst" finit-compressed /mods/crc7.ko.zst
+	result "\$stage-stripped" finit /mods/crc7-stripped.ko
+	rmmod crc7
+done
+result CRC8 modprobe crc8
+GUEST
+boot revoked hashes+sig
+saw revoked '^REVOKED$'
+tap $? "revoked, hashes+sig: root adds crc7.ko's digest, signed by the build key, to the blacklist keyring"
+for stage in PLAIN IMA; do
+	for path in finit init zst; do
+		saw revoked "^$stage-$path errno=EKEYREJECTED taint=0\$" &&
+			saw revoked "^$stage-$path log: .*module sha256:$digest is on the allowlist but blacklisted"
+		tap $? "revoked, hashes+sig$([[ $stage == IMA ]] && echo ', IMA policy'): crc7 through $path is refused with EKEYREJECTED, naming the digest"
+	done
+done
+saw revoked '^PLAIN-stripped errno=OK taint=0$' && saw revoked '^IMA-stripped errno=OK taint=0$' &&
+	saw revoked '^CRC8 errno=OK taint=0$'
+tap $? "revoked, hashes+sig: crc7 stripped (another listed digest) and crc8 still load, without and with the IMA policy"
+
+# --- audit ---------------------------------------------------------------
+audit_boot() {	# audit_boot NAME [KERNEL_ARG...]
+	local name=$1
+	shift
+	cat > "$work/$name.sh" <<GUEST
+$guest_prologue
+policy "\$(cat /etc/ima/modules-allowlist.policy)"
+# kauditd prints the records a moment after the load: wait for them.
+audited() {
+	sleep 1
+	dmesg | grep 'cause=module-allowlisted' | sed "s/^/\$1 audit: /"
+}
+result FINIT finit /mods/crc7.ko
+audited FINIT
+rmmod crc7
+result INIT init /mods/crc7.ko
+audited INIT
+GUEST
+	boot "$name" hashes "$@"
+}
+audit_boot audit integrity_audit=1
+audit_boot audit-quiet
+saw audit '^FINIT errno=OK taint=0$' &&
+	saw audit '^FINIT audit: .*audit: type=1800 .* op=appraise_data cause=module-allowlisted comm="modload" name="/mods/crc7.ko" .* res=1'
+tap $? "audit: integrity_audit=1, crc7.ko through finit_module() passes and the pass is an audit record naming the file"
+saw audit '^INIT errno=OK taint=0$' &&
+	saw audit '^INIT audit: .*audit: type=1800 .* op=appraise_data cause=module-allowlisted comm="modload" name="init_module" .* res=1'
+tap $? "audit: integrity_audit=1, crc7.ko through init_module() passes and the pass is an audit record"
+saw audit-quiet '^FINIT errno=OK taint=0$' && saw audit-quiet '^INIT errno=OK taint=0$' &&
+	! saw audit-quiet 'cause=module-allowlisted'
+tap $? "audit: without integrity_audit=1 the passes are not recorded (informational records)"
+
+# --- nofunc --------------------------------------------------------------
+cat > "$work/nofunc.sh" <<GUEST
+$guest_prologue
+policy "appraise fowner=0"
+result LISTED-FINIT finit /mods/crc7.ko
+rmmod crc7
+result LISTED-INIT init /mods/crc7.ko
+result UNLISTED-FINIT finit /mods/hello.ko
+result UNLISTED-INIT init /mods/hello.ko
+GUEST
+boot nofunc hashes
+saw nofunc '^LISTED-FINIT errno=OK taint=0$' && saw nofunc '^LISTED-INIT errno=OK taint=0$'
+tap $? "nofunc: under \"appraise fowner=0\" the listed crc7.ko loads through finit_module() and init_module()"
+saw nofunc '^UNLISTED-FINIT errno=EACCES taint=0$'
+tap $? "nofunc: the unlisted hello.ko is refused through finit_module() (EACCES)"
+saw nofunc '^UNLISTED-INIT errno=EACCES taint=0$' &&
+	saw nofunc '^UNLISTED-INIT log: .*init_module refused: sha256:[0-9a-f]{64} is not on the module allowlist'
+tap $? "nofunc: and through init_module() too (EACCES, naming the digest): both syscalls agree"
