@@ -75,7 +75,7 @@ while read -r name; do
 	awk '/^config MODULE_HASHES$/ { in_it = 1; next } /^(config|choice|endchoice|menu|endmenu|if|endif)/ { in_it = 0 }
 		in_it && /select MODULE_INTEGRITY_POLICY/ { found = 1 } END { exit !found }' \
 		"$step/kernel/module/Kconfig" && selects=yes
-	grep -q 'ima_module_hash_listed(info' "$step/kernel/module/main.c" && enforces=yes
+	grep -q 'ima_module_hash_check(info' "$step/kernel/module/main.c" && enforces=yes
 	[[ $selects == no || $enforces == yes ]]
 	tap $? "$name: no knob without enforcement (MODULE_HASHES gives sig_enforce/lockdown: $selects, the loader checks the list: $enforces)"
 
