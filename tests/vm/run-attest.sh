@@ -21,9 +21,11 @@
 #  - tpm2_checkquote verifies the quote with the AK and the nonce (and
 #    refuses another nonce); the quote's PCR digest is the one computed
 #    from verify-log's replay of each bank and the quoted PCRs 0-9;
-#  - verify-log, given the quoted PCR 10: clean passes (exit 0); dirty
-#    reports exactly the unlisted and the tampered entries (index, path)
-#    and nothing else (exit 1); its replay equals sysfs's PCR 10;
+#  - verify-log, given the quoted PCR 10 (--quoted: tpm2_checkquote's
+#    output): clean passes (exit 0); dirty reports exactly the unlisted
+#    and the tampered entries (index, path) and nothing else (exit 1); its
+#    replay equals sysfs's PCR 10; one boot's list against the other's
+#    quote fails;
 #  - evmctl ima_measurement agrees on both logs;
 #  - modhash export (sha256sum and keylime) holds exactly the digests the
 #    clean log measured for the listed modules, and the digest of the
@@ -56,7 +58,7 @@ mkdir -p "$work"
 if [[ $mode == --reboot ]]; then
 	tap_plan 5
 else
-	tap_plan 19
+	tap_plan 20
 fi
 
 # guest_script MODE NONCE: the guest's /test.sh.
@@ -185,15 +187,14 @@ checkquote() {
 	fi
 }
 
-# verify NAME: verify-log on both banks of NAME's lists with the quoted
-# PCR 10 (in evmctl's --pcrs form); output $work/NAME.BANK.verify, status
-# in $work/NAME.BANK.vrc.
+# verify NAME: verify-log on both banks of NAME's lists with the PCR 10
+# tpm2_checkquote verified (--quoted, its output); output in
+# $work/NAME.BANK.verify, status in $work/NAME.BANK.vrc.
 verify() {
 	local bank
 	for bank in sha1 sha256; do
-		printf 'PCR-10: %s\n' "$(quoted "$1" "$bank" 10)" > "$work/$1.$bank.quoted"
 		"$modhash" verify-log --kernel "$kout/vmlinux" --bank "$bank" \
-			--pcrs "$bank,$work/$1.$bank.quoted" "$work/$1/$bank.log" \
+			--quoted "$work/$1.checkquote" "$work/$1/$bank.log" \
 			> "$work/$1.$bank.verify" 2>&1
 		echo $? > "$work/$1.$bank.vrc"
 		"$entries" "$bank" "$work/$1/$bank.log" > "$work/$1.$bank.entries" 2> /dev/null
@@ -358,6 +359,17 @@ for bank in sha1 sha256; do
 		{ ok=1; echo "# want entries $hello (hello.ko) and $tampered (tampered crc7.ko):"; sed 's/^/# /' "$work/dirty.$bank.verify" 2> /dev/null; }
 done
 tap $ok "boot dirty, both banks: verify-log reaches the quoted PCR 10, reports exactly entry $hello /mods/hello.ko and entry $tampered /tmp/tampered/crc7.ko, exit 1"
+
+# The clean boot's list against the dirty boot's quote: a list that is
+# not the quoted boot's never reaches its PCR 10.
+"$modhash" verify-log --kernel "$kout/vmlinux" --bank sha256 --quoted "$work/dirty.checkquote" \
+	"$work/clean/sha256.log" > "$work/swapped.verify" 2>&1
+rc=$?
+booted clean && booted dirty && [[ $rc == 1 ]] &&
+	grep -q '^sha256 PCR-10: .*: the quoted value is never reached$' "$work/swapped.verify"
+ok=$?
+[[ $ok == 0 ]] || { echo "# exit $rc:"; sed 's/^/# /' "$work/swapped.verify"; }
+tap $ok "verify-log: boot clean's list against boot dirty's quote never reaches its PCR 10, exit 1"
 
 for b in clean dirty; do
 	evmctl_agrees "$b"
