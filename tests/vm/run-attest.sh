@@ -339,11 +339,12 @@ for bank in sha1 sha256; do
 	[[ $(cat "$work/clean.$bank.vrc" 2> /dev/null) == 0 ]] &&
 		grep -q "^$bank PCR-10: .*: matches the quoted value" "$work/clean.$bank.verify" &&
 		grep -q '^modules: 3 loads, 3 on the allowlist' "$work/clean.$bank.verify" &&
+		grep -qx 'boot_aggregate: entry 0 matches the quoted sha256 PCRs 0-9' "$work/clean.$bank.verify" &&
 		! grep -q '^offending:' "$work/clean.$bank.verify" &&
 		[[ $(replayed clean $bank) == "$(pcr clean final $bank 10)" ]] ||
 		{ ok=1; sed 's/^/# /' "$work/clean.$bank.verify" 2> /dev/null; }
 done
-tap $ok "boot clean, both banks: verify-log reaches the quoted PCR 10 (which sysfs showed too), 3 listed loads, exit 0"
+tap $ok "boot clean, both banks: verify-log reaches the quoted PCR 10 (which sysfs showed too), 3 listed loads, boot_aggregate matches the quote, exit 0"
 
 # The entries the dirty boot must report: hello.ko and the tampered crc7.
 hello=$(awk '$5 == "/mods/hello.ko" { print $1 }' "$work/dirty.sha256.entries" 2> /dev/null)
@@ -354,6 +355,7 @@ for bank in sha1 sha256; do
 		sed 's/^offending: entry \([0-9]*\) (offset [0-9]*): \([^:]*\): .*/\1 \2/' > "$work/dirty.$bank.offending"
 	[[ $(cat "$work/dirty.$bank.vrc" 2> /dev/null) == 1 && -n $hello && -n $tampered ]] &&
 		grep -q "^$bank PCR-10: .*: matches the quoted value" "$work/dirty.$bank.verify" &&
+		grep -qx 'boot_aggregate: entry 0 matches the quoted sha256 PCRs 0-9' "$work/dirty.$bank.verify" &&
 		[[ $(cat "$work/dirty.$bank.offending") == "$hello /mods/hello.ko"$'\n'"$tampered /tmp/tampered/crc7.ko" ]] &&
 		[[ $(replayed dirty $bank) == "$(pcr dirty final $bank 10)" ]] ||
 		{ ok=1; echo "# want entries $hello (hello.ko) and $tampered (tampered crc7.ko):"; sed 's/^/# /' "$work/dirty.$bank.verify" 2> /dev/null; }
