@@ -157,6 +157,7 @@ pcr() {
 # quoted NAME BANK N: PCR N of BANK in the quote tpm2_checkquote verified.
 quoted() {
 	awk -v bank="$2:" -v n="$3" '
+		/^[^ ]/ { in_bank = 0; next }
 		/^  [a-z0-9]+:$/ { in_bank = ($1 == bank); next }
 		in_bank && $1 == n && $2 == ":" { sub(/^0x/, "", $3); print tolower($3) }
 		in_bank && $1 == n ":" { sub(/^0x/, "", $2); print tolower($2) }' \
