@@ -174,9 +174,9 @@ $(TOOLS)/test_modload: initramfs/modload/test_modload.c initramfs/modload/modloa
 
 initramfs: $(B)/initramfs/base.cpio.gz $(VARIANTS:%=$(OUT)/%/modules.cpio.gz)
 
-$(B)/initramfs/base.cpio.gz: $(TOOLS)/modload initramfs/init initramfs/vmtest.sh initramfs/build-base.sh initramfs/copy-program.sh initramfs/pack-cpio.sh
+$(B)/initramfs/base.cpio.gz: $(TOOLS)/modload initramfs/init initramfs/vmtest.sh initramfs/build-base.sh initramfs/copy-program.sh initramfs/pack-cpio.sh $(wildcard ima-policy/*.policy)
 	@mkdir -p $(@D)
-	@$(STEP) "$(call label,initramfs) initramfs: busybox, kmod, keyctl, evmctl, modload" "10 s" \
+	@$(STEP) "$(call label,initramfs) initramfs: busybox, kmod, keyctl, evmctl, tpm2-tools, modload" "10 s" \
 		$(LOG)/initramfs-base.log initramfs/build-base.sh $(TOOLS)/modload $@
 
 $(OUT)/%/modules.cpio.gz: $(OUT)/%/bzImage initramfs/build-modules.sh initramfs/pack-cpio.sh tests/modules/hello/hello.c

@@ -228,3 +228,14 @@ check_load() {
 	echo "# observed: errno=$errno taint=$taint loaded=$loaded modtaint=$modtaint"
 	sed 's/^/# log: /' /tmp/load.log
 }
+
+# send_file NAME FILE: carry FILE to the host over the console, in base64
+# between "FILE-BEGIN NAME" and "FILE-END NAME" lines; the host unpacks
+# them with console_files (tests/lib/console.sh).  Nothing is sent for a
+# FILE that cannot be read, so the host sees it missing.
+send_file() {
+	[ -r "$2" ] || return 1
+	echo "FILE-BEGIN $1"
+	base64 < "$2"
+	echo "FILE-END $1"
+}

@@ -19,8 +19,8 @@ shift
 results=$build/test-results
 mkdir -p "$results"
 
-check_suites="docs unit tools-unit tools-fuzz tools tools-ima kconfig generator series vm allowlist security repro"
-full_suites="$check_suites generator-btf series-build vm-full allowlist-relinked repro-sig repro-btf"
+check_suites="docs unit tools-unit tools-fuzz tools tools-ima attest kconfig generator series vm allowlist security repro"
+full_suites="$check_suites generator-btf series-build vm-full allowlist-relinked repro-sig repro-btf attest-reboot"
 
 command_of() {	# command_of SUITE: the command that runs it
 	case $1 in
@@ -30,6 +30,8 @@ command_of() {	# command_of SUITE: the command that runs it
 	tools-fuzz) echo "make -s -C $here/../tools O=$build/tools/modhash UAPI_HEADER=$build/src/patched/include/uapi/linux/module_hashes.h fuzz FUZZ_SECONDS=10" ;;
 	tools) echo "$here/tools/check-modhash.sh $build" ;;
 	tools-ima) echo "$here/tools/check-ima-tools.sh $build" ;;
+	attest) echo "$here/vm/run-attest.sh $build" ;;
+	attest-reboot) echo "$here/vm/run-attest.sh $build --reboot" ;;
 	kconfig) echo "$here/kconfig/check-kconfig.sh $build" ;;
 	generator) echo "$here/generator/check-generator.sh $build hashes" ;;
 	generator-btf) echo "$here/generator/check-generator.sh $build btf" ;;

@@ -14,3 +14,19 @@
 console_trouble() {
 	tr -d '\r' < "$1" | grep -nE 'WARNING:|BUG:|Oops|Call Trace|refcount_t'
 }
+
+# console_files OUTPUT DIR: write into DIR each file a guest sent with
+# send_file (initramfs/vmtest.sh) in OUTPUT, the guest's output or its
+# whole console: DIR/NAME, decoded from the base64 between
+# "FILE-BEGIN NAME" and "FILE-END NAME".  A file cut short (no end line)
+# is not written.
+console_files() {
+	tr -d '\r' < "$1" | awk -v dir="$2" '
+		/^FILE-BEGIN / { name = $2; file = dir "/" name ".b64"; printf "" > file; next }
+		/^FILE-END / { if (name != "") { close(file); print file } name = ""; next }
+		name != "" { print >> file }' |
+		while read -r b64; do
+			base64 -d < "$b64" > "${b64%.b64}" && rm -f "$b64"
+		done
+	rm -f "$2"/*.b64
+}

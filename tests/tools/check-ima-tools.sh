@@ -2,8 +2,9 @@
 # Usage: check-ima-tools.sh BUILD_DIR
 # End-to-end tests of "modhash verify-log" and "modhash lint-policy" on
 # the real "hashes" kernel, in TAP.  One qemu boot, with a software TPM
-# (swtpm, banks sha1 and sha256; tpm_tis.force=1, as these kernels have
-# no ACPI to announce it) so that IMA extends real PCRs:
+# (tests/lib/swtpm.sh: fresh state, banks sha1 and sha256;
+# tpm_tis.force=1, as these kernels have no ACPI to announce it) so that
+# IMA extends real PCRs:
 #  - the guest loads every policy of ima-policy/ (measure-modules.policy
 #    first) and one bad rule, loads listed modules from /lib/modules, then
 #    a tampered copy of crc7.ko, then crc7.ko.xz through finit_module's
@@ -29,6 +30,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=$(cd "$1" && pwd)
 . "$here/../lib/tap.sh"
+. "$here/../lib/console.sh"
+. "$here/../lib/swtpm.sh"
 
 kout=$build/out/hashes
 base=$build/initramfs/base.cpio.gz
@@ -44,19 +47,15 @@ tap_plan $((16 + ${#policies[@]}))
 # --- the boot ------------------------------------------------------------
 cat > "$work/guest.sh" <<'GUEST'
 #!/bin/sh
+. /bin/vmtest.sh
 ima=/sys/kernel/security/ima
 lib=/lib/modules/$(uname -r)/kernel/lib
-send() {	# send NAME FILE: FILE in base64 between markers
-	echo "FILE-BEGIN $1"
-	base64 < "$2"
-	echo "FILE-END $1"
-}
 snapshot() {	# snapshot NAME: both banks' lists and PCR 10
 	for bank in sha1 sha256; do
 		[ -r $ima/binary_runtime_measurements_$bank ] &&
-			send "$1.$bank.log" $ima/binary_runtime_measurements_$bank
+			send_file "$1.$bank.log" $ima/binary_runtime_measurements_$bank
 		[ -r /sys/class/tpm/tpm0/pcr-$bank/10 ] &&
-			send "$1.$bank.pcr10" /sys/class/tpm/tpm0/pcr-$bank/10
+			send_file "$1.$bank.pcr10" /sys/class/tpm/tpm0/pcr-$bank/10
 	done
 }
 policy() {	# policy FILE: append FILE's rules to the IMA policy
@@ -80,8 +79,8 @@ echo "TAMPERED-LOAD rc=$?"
 snapshot tampered
 rmmod crc7
 echo "COMPRESSED $(sha256sum /mods/crc7.ko.xz) $(modload finit-compressed /mods/crc7.ko.xz)"
-send compressed.sha256.log $ima/binary_runtime_measurements_sha256
-send ascii $ima/ascii_runtime_measurements
+send_file compressed.sha256.log $ima/binary_runtime_measurements_sha256
+send_file ascii $ima/ascii_runtime_measurements
 for p in /etc/ima/*.policy; do
 	policy "$p"
 done
@@ -101,36 +100,21 @@ GUEST
 cat "$here/policy-rules.txt" >> "$work/guest.sh"
 echo RULES >> "$work/guest.sh"
 
-tpm=$work/tpm
-mkdir -p "$tpm"
 vm_rc=1
 if [[ ! -f $kout/bzImage || ! -f $base ]]; then
 	echo "# $kout or $base is missing (kernel not built)"
-elif ! swtpm_setup --tpm2 --tpmstate "$tpm" --pcr-banks sha1,sha256 \
-		--overwrite > "$work/swtpm-setup.log" 2>&1; then
-	echo "# swtpm_setup failed:"; sed 's/^/#   /' "$work/swtpm-setup.log"
-else
-	swtpm socket --tpm2 --tpmstate dir="$tpm" \
-		--ctrl type=unixio,path="$tpm/sock" --terminate \
-		--pid file="$tpm/pid" --log file="$tpm/log" --daemon
-	VM_QEMU_ARGS="-chardev socket,id=chrtpm,path=$tpm/sock -tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0" \
-	VM_TIMEOUT=${VM_TIMEOUT:-240} \
+elif swtpm_start "$work/tpm"; then
+	VM_QEMU_ARGS=$swtpm_qemu_args VM_TIMEOUT=${VM_TIMEOUT:-240} \
 		"$top/tests/vm/run-vm.sh" "$kout" "$base" "$work/guest.sh" \
 		"$work/console" tpm_tis.force=1 ima_appraise=log > "$work/guest.out" 2>&1
 	vm_rc=$?
-	[[ -f $tpm/pid ]] && kill "$(cat "$tpm/pid")" 2>/dev/null
+	swtpm_stop
 fi
 [[ $vm_rc == 0 ]] || grep '^# ' "$work/guest.out" | head -n 30
 tap $vm_rc "the hashes kernel booted with a TPM and the guest script ran to its end"
 
 # Unpack what the guest sent.
-awk -v dir="$work/got" '
-	/^FILE-BEGIN / { name = $2; file = dir "/" name ".b64"; printf "" > file; next }
-	/^FILE-END / { close(file); name = ""; next }
-	name != "" { print >> file }' "$work/guest.out" 2>/dev/null
-for f in "$work"/got/*.b64; do
-	[[ -e $f ]] && base64 -d < "$f" > "${f%.b64}" && rm "$f"
-done
+console_files "$work/guest.out" "$work/got"
 
 # --- the kernel accepts every policy ------------------------------------
 for p in "${policies[@]}"; do

@@ -37,6 +37,10 @@ static void usage(FILE *fp)
 		"                        repeat for more banks, the one of LOG is used\n"
 		"      --pcr10 HEX|FILE  the quoted PCR 10 of LOG's bank, as hex or as a\n"
 		"                        file such as /sys/class/tpm/tpm0/pcr-sha256/10\n"
+		"      --quoted FILE     the PCR values tpm2_checkquote printed (YAML,\n"
+		"                        \"pcrs:\" section) once it verified the quote;\n"
+		"                        the PCR of LOG's bank is used, and PCRs 0-9\n"
+		"                        check the boot_aggregate entry\n"
 		"      --pcr N           replay PCR N instead of 10\n"
 		"  -m, --module-path PREFIX  a path prefix under which files are modules\n"
 		"                        (repeatable; default /lib/modules/ and\n"
@@ -46,7 +50,7 @@ static void usage(FILE *fp)
 }
 
 struct args {
-	const char *kernel, *bank, *pcr10, *log;
+	const char *kernel, *bank, *pcr10, *quoted, *log;
 	const char *pcrs[8];
 	size_t n_pcrs;
 	const char *prefixes[MAX_PREFIXES];
@@ -61,6 +65,7 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		{ "bank", required_argument, NULL, 'b' },
 		{ "pcrs", required_argument, NULL, 'p' },
 		{ "pcr10", required_argument, NULL, 'P' },
+		{ "quoted", required_argument, NULL, 'Q' },
 		{ "pcr", required_argument, NULL, 'n' },
 		{ "module-path", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
@@ -76,6 +81,7 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		case 'k': a->kernel = optarg; break;
 		case 'b': a->bank = optarg; break;
 		case 'P': a->pcr10 = optarg; break;
+		case 'Q': a->quoted = optarg; break;
 		case 'p':
 			if (a->n_pcrs == sizeof(a->pcrs) / sizeof(a->pcrs[0])) {
 				fail_at(NULL, "too many --pcrs");
@@ -109,8 +115,8 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		fail_at(NULL, "need --kernel KERNEL and one LOG (try --help)");
 		return -1;
 	}
-	if (a->pcr10 && a->n_pcrs) {
-		fail_at(NULL, "--pcr10 and --pcrs exclude each other");
+	if (!!a->pcr10 + !!a->n_pcrs + !!a->quoted > 1) {
+		fail_at(NULL, "--pcr10, --pcrs and --quoted exclude each other");
 		return -1;
 	}
 	a->log = argv[optind];
@@ -181,6 +187,46 @@ static int read_pcrs(const struct args *a, size_t size, unsigned char *out)
 	return -1;
 }
 
+/*
+ * The quoted value of PCR in LOG's bank from the tpm2-tools --quoted FILE,
+ * and into BOOT (N_BOOT of them) PCRs 0-9 of each bank the quote has all
+ * of, for the boot_aggregate.
+ */
+static int read_quoted(const struct args *a, size_t size, unsigned char *out,
+		       struct verify_boot_pcrs *boot, size_t *n_boot)
+{
+	static const char *const banks[] = { "sha1", "sha256", "sha384", "sha512" };
+	unsigned char *text;
+	const char *why;
+	size_t len, line, k;
+	unsigned int i;
+	int rc;
+
+	if (read_whole_file(a->quoted, &text, &len))
+		return -1;
+	rc = pcr_values_from_tpm2((const char *)text, len, a->bank, a->pcr,
+				  size, out, &why, &line);
+	if (rc && line)
+		fail_at(a->quoted, "line %zu: %s", line, why);
+	else if (rc)
+		fail_at(a->quoted, "%s PCR %u: %s", a->bank, a->pcr, why);
+	*n_boot = 0;
+	for (k = 0; !rc && k < sizeof(banks) / sizeof(banks[0]); k++) {
+		struct verify_boot_pcrs *b = &boot[*n_boot];
+
+		snprintf(b->algo, sizeof(b->algo), "%s", banks[k]);
+		b->size = ima_log_bank_size(banks[k]);
+		for (i = 0; i < 10; i++)
+			if (pcr_values_from_tpm2((const char *)text, len, banks[k], i,
+						 b->size, b->value[i], &why, &line))
+				break;
+		if (i == 10)
+			(*n_boot)++;
+	}
+	free(text);
+	return rc;
+}
+
 static void print_report(const struct args *a, const struct verify_report *rep,
 			 const struct allowlist *al)
 {
@@ -200,6 +246,12 @@ static void print_report(const struct args *a, const struct verify_report *rep,
 	printf("modules: %zu loads, %zu on the allowlist (%u %s digests)\n",
 	       rep->modules, rep->modules_listed, al->count,
 	       hash_algo_name(al->algo));
+	if (rep->boot_checked && rep->boot_matched)
+		printf("boot_aggregate: entry 0 matches the quoted %s PCRs 0-9\n",
+		       rep->boot_algo);
+	else if (a->quoted && !rep->boot_checked)
+		printf("boot_aggregate: not checked (no entry 0 boot_aggregate, or no quoted %s PCRs 0-9)\n",
+		       rep->boot_algo[0] ? rep->boot_algo : "-");
 	if (rep->allowlist_index != SIZE_MAX)
 		printf("module-allowlist: entry %zu matches the kernel's list\n",
 		       rep->allowlist_index);
@@ -218,7 +270,8 @@ static void print_report(const struct args *a, const struct verify_report *rep,
 int cmd_verify_log(int argc, char *argv[])
 {
 	unsigned char expected[IMA_LOG_MAX_DIGEST];
-	struct verify_options o = { 0 };
+	static struct verify_boot_pcrs boot[4];
+	struct verify_options o = { .boot_pcrs = boot };
 	struct verify_report rep;
 	struct allowlist al;
 	unsigned char *log;
@@ -236,11 +289,12 @@ int cmd_verify_log(int argc, char *argv[])
 		o.prefixes = a.prefixes;
 		o.n_prefixes = a.n_prefixes;
 	}
-	if (a.pcr10 || a.n_pcrs) {
+	if (a.pcr10 || a.n_pcrs || a.quoted) {
 		size_t size = ima_log_bank_size(a.bank);
 
 		if (a.pcr10 ? read_pcr10(a.pcr10, size, expected) :
-			      read_pcrs(&a, size, expected))
+		    a.quoted ? read_quoted(&a, size, expected, boot, &o.n_boot_pcrs) :
+			       read_pcrs(&a, size, expected))
 			return EXIT_ERROR;
 		o.expected = expected;
 	}

@@ -133,6 +133,45 @@ static const char *judge_allowlist_entry(const struct ima_log_entry *e,
 	return NULL;
 }
 
+/*
+ * Check the boot_aggregate entry E against the quoted PCRs 0-9 of the
+ * bank of its digest, if given; why it differs, or NULL.
+ */
+static const char *judge_boot_aggregate(const struct ima_log_entry *e,
+					const struct verify_options *o,
+					struct verify_report *rep)
+{
+	const struct verify_boot_pcrs *b = NULL;
+	unsigned char out[EVP_MAX_MD_SIZE];
+	const EVP_MD *md;
+	EVP_MD_CTX *ctx;
+	unsigned int n = 0, i, count;
+	size_t k;
+	int ok;
+
+	snprintf(rep->boot_algo, sizeof(rep->boot_algo), "%s",
+		 e->digest_algo[0] ? e->digest_algo : "sha1");
+	for (k = 0; k < o->n_boot_pcrs; k++)
+		if (!strcmp(o->boot_pcrs[k].algo, rep->boot_algo))
+			b = &o->boot_pcrs[k];
+	md = EVP_get_digestbyname(rep->boot_algo);
+	if (!b || !md || (size_t)EVP_MD_get_size(md) != b->size)
+		return NULL;
+	rep->boot_checked = true;
+	count = strcmp(rep->boot_algo, "sha1") ? 10 : 8;
+	ctx = EVP_MD_CTX_new();
+	ok = ctx && EVP_DigestInit_ex(ctx, md, NULL);
+	for (i = 0; ok && i < count; i++)
+		ok = EVP_DigestUpdate(ctx, b->value[i], b->size);
+	ok = ok && EVP_DigestFinal_ex(ctx, out, &n);
+	EVP_MD_CTX_free(ctx);
+	rep->boot_matched = ok && n == e->digest.len &&
+			    !memcmp(out, e->digest.data, n);
+	if (rep->boot_matched)
+		return NULL;
+	return "boot_aggregate is not IMA's digest of the quoted PCRs 0-9: the list did not start with this TPM's boot (or IMA ran without the TPM)";
+}
+
 static int judge(const struct ima_log_entry *e, const struct pcr_replay *r,
 		 const struct allowlist *al, const struct verify_options *o,
 		 struct verify_report *rep)
@@ -143,7 +182,9 @@ static int judge(const struct ima_log_entry *e, const struct pcr_replay *r,
 		return add_finding(rep, e, "template hash does not match the entry's data");
 	if (!e->decoded)
 		return 0;
-	if (!strcmp(e->template_name, "ima-buf")) {
+	if (e->index == 0 && !strcmp(e->name, VERIFY_BOOT_AGGREGATE)) {
+		why = judge_boot_aggregate(e, o, rep);
+	} else if (!strcmp(e->template_name, "ima-buf")) {
 		if (strcmp(e->name, VERIFY_ALLOWLIST_EVENT))
 			return 0;
 		why = judge_allowlist_entry(e, al);

@@ -23,12 +23,31 @@
 /* The event name of the allowlist's critical data (ima_modhashes.c). */
 #define VERIFY_ALLOWLIST_EVENT	"module-allowlist"
 
+/* The name of IMA's first entry, measured from PCRs 0-9 at init. */
+#define VERIFY_BOOT_AGGREGATE	"boot_aggregate"
+
+/*
+ * Quoted PCRs 0-9 of one bank.  IMA computes its boot_aggregate from the
+ * bank of its own hash algorithm when the TPM has it (else sha256, else
+ * sha1): the digest, with that bank's algorithm, of PCRs 0-7 concatenated,
+ * and for any bank but sha1 of PCRs 8 and 9 after them (6.12's
+ * ima_calc_boot_aggregate_tfm).
+ */
+struct verify_boot_pcrs {
+	char algo[16];
+	size_t size;
+	unsigned char value[10][IMA_LOG_MAX_DIGEST];
+};
+
 struct verify_options {
 	const char *bank;		/* "sha1", "sha256", ... */
 	unsigned int pcr;		/* 10 unless IMA was built otherwise */
 	const unsigned char *expected;	/* quoted PCR value, or NULL */
 	const char *const *prefixes;	/* module path prefixes, or NULL */
 	size_t n_prefixes;
+	/* Quoted PCRs 0-9 of some banks: entry 0 is checked against them. */
+	const struct verify_boot_pcrs *boot_pcrs;
+	size_t n_boot_pcrs;
 };
 
 /* One offending entry; index SIZE_MAX for "no such entry at all". */
@@ -48,6 +67,9 @@ struct verify_report {
 	size_t pcr_size;
 	size_t modules, modules_listed;
 	size_t allowlist_index;		/* SIZE_MAX if never seen */
+	/* The boot_aggregate: checked against the bank named here. */
+	bool boot_checked, boot_matched;
+	char boot_algo[32];		/* as the entry's digest_algo */
 	struct verify_finding *findings;
 	size_t n_findings;
 };

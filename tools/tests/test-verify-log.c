@@ -237,6 +237,83 @@ static void test_quoted_pcr(void **state)
 	allowlist_free(&al);
 }
 
+/* The boot_aggregate as IMA computes it from PCRs 0-9 of B. */
+static void boot_aggregate_of(const struct verify_boot_pcrs *b, unsigned char *out)
+{
+	unsigned char cat[10 * 32];
+	size_t count = strcmp(b->algo, "sha1") ? 10 : 8, i;
+
+	for (i = 0; i < count; i++)
+		memcpy(cat + i * b->size, b->value[i], b->size);
+	hash_of(b->algo, cat, count * b->size, out);
+}
+
+static void test_boot_aggregate(void **state)
+{
+	static struct verify_boot_pcrs banks[2] = {
+		{ .algo = "sha1", .size = 20 }, { .algo = "sha256", .size = 32 },
+	};
+	struct verify_options o = { .bank = "sha256", .pcr = 10,
+				    .boot_pcrs = banks, .n_boot_pcrs = 2 };
+	struct ima_log_error err;
+	struct verify_report rep;
+	struct allowlist al;
+	unsigned char agg[32];
+	size_t b, i;
+
+	(void)state;
+	make_list(&al);
+	for (b = 0; b < 2; b++)
+		for (i = 0; i < 10; i++)
+			memset(banks[b].value[i], (int)(0x10 * b + i), banks[b].size);
+	for (b = 0; b < 2; b++) {
+		struct blob log = { .len = 0 };
+
+		boot_aggregate_of(&banks[b], agg);
+		log_add_ng(&log, "sha256", VERIFY_BOOT_AGGREGATE, banks[b].algo, agg, banks[b].size);
+		add_allowlist_entry(&log, &al);
+		assert_int_equal(verify_log(log.data, log.len, &al, &o, &rep, &err), 0);
+		assert_true(rep.boot_checked);
+		assert_true(rep.boot_matched);
+		assert_string_equal(rep.boot_algo, banks[b].algo);
+		assert_int_equal(rep.n_findings, 0);
+		verify_report_free(&rep);
+
+		/* PCR 8 counts for sha256, not for sha1. */
+		banks[b].value[8][0] ^= 1;
+		assert_int_equal(verify_log(log.data, log.len, &al, &o, &rep, &err), 0);
+		assert_int_equal(rep.boot_matched, b == 0);
+		assert_int_equal(rep.n_findings, b == 0 ? 0 : 1);
+		if (b)
+			assert_int_equal(rep.findings[0].index, 0);
+		verify_report_free(&rep);
+		banks[b].value[8][0] ^= 1;
+
+		/* Without PCRs of its bank, it is not checked. */
+		o.n_boot_pcrs = 0;
+		assert_int_equal(verify_log(log.data, log.len, &al, &o, &rep, &err), 0);
+		assert_false(rep.boot_checked);
+		assert_int_equal(rep.n_findings, 0);
+		verify_report_free(&rep);
+		o.n_boot_pcrs = 2;
+	}
+
+	/* IMA without a TPM logs zeros: not what the quote says. */
+	{
+		struct blob log = { .len = 0 };
+
+		memset(agg, 0, sizeof(agg));
+		log_add_ng(&log, "sha256", VERIFY_BOOT_AGGREGATE, "sha256", agg, 32);
+		add_allowlist_entry(&log, &al);
+		assert_int_equal(verify_log(log.data, log.len, &al, &o, &rep, &err), 0);
+		assert_true(rep.boot_checked);
+		assert_false(rep.boot_matched);
+		assert_int_equal(verify_verdict(&rep), EXIT_REFUSED);
+		verify_report_free(&rep);
+	}
+	allowlist_free(&al);
+}
+
 static void test_malformed_list(void **state)
 {
 	struct verify_options o = { .bank = "sha256", .pcr = 10 };
@@ -342,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_allowlist_entry),
 		cmocka_unit_test(test_altered_entry),
 		cmocka_unit_test(test_quoted_pcr),
+		cmocka_unit_test(test_boot_aggregate),
 		cmocka_unit_test(test_malformed_list),
 		cmocka_unit_test(test_command),
 	};

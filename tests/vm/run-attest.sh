@@ -1,0 +1,443 @@
+#!/bin/bash
+# Usage: run-attest.sh BUILD_DIR [--reboot]
+# Measured boot end to end with a software TPM 2.0 (issue 13), in TAP:
+# the hashes kernel under qemu with swtpm (tests/lib/swtpm.sh: a fresh
+# state per boot, banks sha1 and sha256), IMA policy
+# ima-policy/attest-modules.policy (measure module loads with ima-ng and
+# the allowlist as critical data, appraise modules through the allowlist).
+#  - boot "clean" (ima_appraise enforcing): loads the listed crc7, crc4
+#    and crc8 from /lib/modules;
+#  - boot "dirty" (ima_appraise=log): the same, then the unlisted
+#    /mods/hello.ko and a tampered crc7.ko (/mods/crc7-flipped.ko copied
+#    to /tmp/tampered/crc7.ko, after rmmod crc7).
+# Each guest quotes PCRs 0-10 of both banks with tpm2-tools through
+# /dev/tpmrm0 (an AK under the EK), with a nonce the host wrote into its
+# script, and sends back (base64 on the console, send_file) the quote,
+# the AK's public key, both banks' binary lists and PCRs 0-10 of both
+# banks from sysfs.  The host checks:
+#  - IMA found the TPM: no TPM-bypass message in the guest's dmesg (which
+#    shows the TIS driver's TPM 2.0), /sys/class/tpm/tpm0 and
+#    /dev/tpmrm0 exist, the boot_aggregate is not zeros;
+#  - tpm2_checkquote verifies the quote with the AK and the nonce (and
+#    refuses another nonce); the quote's PCR digest is the one computed
+#    from verify-log's replay of each bank and the quoted PCRs 0-9;
+#  - verify-log, given the quoted PCR 10 (--quoted: tpm2_checkquote's
+#    output): clean passes (exit 0); dirty reports exactly the unlisted
+#    and the tampered entries (index, path) and nothing else (exit 1); its
+#    replay equals sysfs's PCR 10; one boot's list against the other's
+#    quote fails;
+#  - evmctl ima_measurement agrees on both logs;
+#  - modhash export (sha256sum and keylime) holds exactly the digests the
+#    clean log measured for the listed modules, and the digest of the
+#    module-allowlist entry;
+#  - the boot_aggregate is IMA's function of the quoted PCRs 0-9 (IMA
+#    hashes with sha256 here, so it reads the sha256 bank, PCRs 0-9);
+#  - the dirty boot's entries up to its listed loads are the clean boot's,
+#    and so is its PCR 10 at that point (same kernel, same load order).
+# With --reboot (make check-full): the clean boot twice, each with a
+# fresh TPM; both banks' PCRs 0-10 and both lists must be the same.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+build=$(cd "$1" && pwd)
+mode=${2:-}
+. "$here/../lib/tap.sh"
+. "$here/../lib/console.sh"
+. "$here/../lib/swtpm.sh"
+
+kout=$build/out/hashes
+base=$build/initramfs/base.cpio.gz
+modhash=$build/tools/modhash/modhash
+entries=$top/tests/lib/ima-entries.py
+release=$(cat "$kout/kernelrelease" 2> /dev/null)
+tree=$kout/modules/lib/modules/$release
+work=$build/test-results/attest${mode:+-reboot}
+rm -rf "$work"
+mkdir -p "$work"
+
+if [[ $mode == --reboot ]]; then
+	tap_plan 5
+else
+	tap_plan 20
+fi
+
+# guest_script MODE NONCE: the guest's /test.sh.
+guest_script() {
+	cat <<GUEST
+#!/bin/sh
+. /bin/vmtest.sh
+mode=$1
+nonce=$2
+GUEST
+	cat <<'GUEST'
+ima=/sys/kernel/security/ima
+lib=/lib/modules/$(uname -r)/kernel/lib
+export TPM2TOOLS_TCTI=device:/dev/tpmrm0
+[ -d /sys/class/tpm/tpm0 ] && echo "HAVE /sys/class/tpm/tpm0"
+[ -c /dev/tpmrm0 ] && echo "HAVE /dev/tpmrm0"
+pcrs() {	# pcrs NAME: PCRs 0-10 of both banks, evmctl's --pcrs form
+	for bank in sha1 sha256; do
+		for i in 0 1 2 3 4 5 6 7 8 9 10; do
+			printf 'PCR-%02d: %s\n' $i "$(cat /sys/class/tpm/tpm0/pcr-$bank/$i)"
+		done > /tmp/$1.$bank.pcrs
+		send_file $1.$bank.pcrs /tmp/$1.$bank.pcrs
+	done
+}
+cat /etc/ima/attest-modules.policy > $ima/policy && echo POLICY-LOADED
+for m in crc7 crc4 crc8; do
+	insmod $lib/$m.ko && echo "LOADED $m"
+done
+pcrs listed
+if [ $mode = dirty ]; then
+	insmod /mods/hello.ko
+	echo "UNLISTED-LOAD rc=$?"
+	rmmod crc7
+	mkdir /tmp/tampered
+	cp /mods/crc7-flipped.ko /tmp/tampered/crc7.ko
+	insmod /tmp/tampered/crc7.ko
+	echo "TAMPERED-LOAD rc=$?"
+fi
+# The quote first, then the lists: a list read after the quote holds at
+# least what was quoted (verify-log stops where the PCR matches).
+cd /tmp
+tpm2_createek -c ek.ctx -G rsa -u ek.pub > /dev/null &&
+	tpm2_createak -C ek.ctx -c ak.ctx -G rsa -g sha256 -s rsassa -u ak.pem -f pem > /dev/null &&
+	tpm2_quote -c ak.ctx -l sha1:0,1,2,3,4,5,6,7,8,9,10+sha256:0,1,2,3,4,5,6,7,8,9,10 \
+		-q "$nonce" -g sha256 -m quote.msg -s quote.sig -o quote.pcrs > /dev/null &&
+	echo QUOTED
+for f in ak.pem quote.msg quote.sig quote.pcrs; do
+	send_file $f $f
+done
+send_file sha1.log $ima/binary_runtime_measurements_sha1
+send_file sha256.log $ima/binary_runtime_measurements_sha256
+pcrs final
+dmesg > /tmp/dmesg
+send_file dmesg /tmp/dmesg
+GUEST
+}
+
+# boot NAME MODE [KERNEL_ARG...]: one boot with a fresh TPM; the files it
+# sent go to $work/NAME/, its output to $work/NAME.out, the boot's status
+# to $work/NAME.rc, its nonce to $work/NAME.nonce.
+boot() {
+	local name=$1 mode=$2 rc=1 start=$SECONDS
+	shift 2
+	mkdir -p "$work/$name"
+	od -An -N20 -tx1 /dev/urandom | tr -d ' \n' > "$work/$name.nonce"
+	guest_script "$mode" "$(cat "$work/$name.nonce")" > "$work/$name.sh"
+	if [[ ! -f $kout/bzImage || ! -f $kout/modules.cpio.gz || ! -f $base ]]; then
+		echo "# $kout or $base is missing (kernel not built)" > "$work/$name.out"
+	elif swtpm_start "$work/$name.swtpm" > "$work/$name.out"; then
+		VM_QEMU_ARGS=$swtpm_qemu_args VM_TIMEOUT=${VM_TIMEOUT:-240} \
+			"$here/run-vm.sh" "$kout" "$base" "$work/$name.sh" "$work/$name.console" \
+			tpm_tis.force=1 "$@" >> "$work/$name.out" 2>&1
+		rc=$?
+		swtpm_stop
+	fi
+	echo "$rc" > "$work/$name.rc"
+	echo "# boot $name: $((SECONDS - start)) s"
+	console_files "$work/$name.out" "$work/$name"
+}
+
+# booted NAME: the boot ended cleanly; else explain once, status 1.
+booted() {
+	[[ $(cat "$work/$1.rc") == 0 ]] && return 0
+	if [[ ! -f $work/$1.told ]]; then
+		grep '^# ' "$work/$1.out" | head -n 30
+		touch "$work/$1.told"
+	fi
+	return 1
+}
+
+# pcr NAME SNAPSHOT BANK N: PCR N as the guest read it from sysfs.
+pcr() {
+	sed -n "s/^PCR-$(printf %02d "$4"): \([0-9a-fA-F]*\)$/\L\1/p" "$work/$1/$2.$3.pcrs" 2> /dev/null
+}
+
+# quoted NAME BANK N: PCR N of BANK in the quote tpm2_checkquote verified.
+quoted() {
+	awk -v bank="$2:" -v n="$3" '
+		/^[^ ]/ { in_bank = 0; next }
+		/^  [a-z0-9]+:$/ { in_bank = ($1 == bank); next }
+		in_bank && $1 == n && $2 == ":" { sub(/^0x/, "", $3); print tolower($3) }
+		in_bank && $1 == n ":" { sub(/^0x/, "", $2); print tolower($2) }' \
+		"$work/$1.checkquote" 2> /dev/null
+}
+
+# replayed NAME BANK: the PCR 10 verify-log computed for NAME's BANK list.
+replayed() {
+	sed -n "s/^$2 PCR-10: \([0-9a-f]*\) after .*/\1/p" "$work/$1.$2.verify" 2> /dev/null
+}
+
+# checkquote NAME: tpm2_checkquote on NAME's quote with its nonce; the
+# verified PCRs are in $work/NAME.checkquote; status 0 when it verifies
+# and the same quote with another nonce does not.
+checkquote() {
+	local d=$work/$1 other
+	[[ -s $d/quote.msg ]] || { echo "# boot $1 sent no quote"; return 1; }
+	tpm2_checkquote -u "$d/ak.pem" -m "$d/quote.msg" -s "$d/quote.sig" -f "$d/quote.pcrs" \
+		-g sha256 -q "$(cat "$work/$1.nonce")" > "$work/$1.checkquote" 2>&1 || {
+		sed 's/^/# /' "$work/$1.checkquote"
+		return 1
+	}
+	other=$(od -An -N20 -tx1 /dev/urandom | tr -d ' \n')
+	if tpm2_checkquote -u "$d/ak.pem" -m "$d/quote.msg" -s "$d/quote.sig" -f "$d/quote.pcrs" \
+		-g sha256 -q "$other" > /dev/null 2>&1; then
+		echo "# tpm2_checkquote accepted a nonce the guest never saw"
+		return 1
+	fi
+}
+
+# verify NAME: verify-log on both banks of NAME's lists with the PCR 10
+# tpm2_checkquote verified (--quoted, its output); output in
+# $work/NAME.BANK.verify, status in $work/NAME.BANK.vrc.
+verify() {
+	local bank
+	for bank in sha1 sha256; do
+		"$modhash" verify-log --kernel "$kout/vmlinux" --bank "$bank" \
+			--quoted "$work/$1.checkquote" "$work/$1/$bank.log" \
+			> "$work/$1.$bank.verify" 2>&1
+		echo $? > "$work/$1.$bank.vrc"
+		"$entries" "$bank" "$work/$1/$bank.log" > "$work/$1.$bank.entries" 2> /dev/null
+	done
+}
+
+# no_bypass NAME: IMA did not fall back to TPM-bypass in boot NAME.
+no_bypass() {
+	booted "$1" || return 1
+	local zero agg
+	zero=$(printf '0%.0s' $(seq 64))
+	agg=$(awk '$1 == 0 && $5 == "boot_aggregate" { print $4 }' "$work/$1.sha256.entries")
+	# IMA's bypass message is pr_info, below the console's loglevel=5:
+	# it is looked for in the guest's dmesg, next to the TIS driver's.
+	grep -q 'tpm_tis .*2\.0 TPM' "$work/$1/dmesg" &&
+		! grep -aq 'activating TPM-bypass' "$work/$1.console" "$work/$1/dmesg" &&
+		grep -qx 'HAVE /sys/class/tpm/tpm0' "$work/$1.out" &&
+		grep -qx 'HAVE /dev/tpmrm0' "$work/$1.out" &&
+		[[ -n $agg && $agg != "sha256:$zero" ]] ||
+		{ echo "# boot $1: bypass message, no TPM device or boot_aggregate '$agg'"; return 1; }
+}
+
+# quote_digest NAME: the quote's signed PCR digest equals the sha256 of
+# the quoted selection (sha1 PCRs 0-10, sha256 PCRs 0-10) with PCR 10 of
+# each bank taken from verify-log's replay instead of the quote.
+quote_digest() {
+	booted "$1" || return 1
+	python3 - "$work/$1/quote.msg" "$(replayed "$1" sha1)" "$(replayed "$1" sha256)" \
+		$(for b in sha1 sha256; do for i in 0 1 2 3 4 5 6 7 8 9; do quoted "$1" $b $i; done; done) <<'PY'
+import hashlib, sys
+msg = open(sys.argv[1], 'rb').read()
+r1, r256, low = sys.argv[2], sys.argv[3], sys.argv[4:]
+assert len(r1) == 40 and len(r256) == 64 and len(low) == 20, sys.argv[2:]
+values = low[:10] + [r1] + low[10:] + [r256]
+want = hashlib.sha256(bytes.fromhex(''.join(values))).digest()
+# TPMS_ATTEST of a quote ends with TPM2B_DIGEST pcrDigest (sha256 here).
+assert msg[-34:-32] == b'\x00\x20' and msg[-32:] == want, (msg[-32:].hex(), want.hex())
+PY
+}
+
+# aggregate NAME SOURCE: the boot_aggregate IMA computes from the sha256
+# bank's PCRs 0-9 (SOURCE quoted: from the verified quote; sysfs: as the
+# guest read them), and the sha1 rule's value (PCRs 0-7) for the record.
+aggregate() {
+	local i values= v
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		if [[ $2 == quoted ]]; then v=$(quoted "$1" sha256 $i); else v=$(pcr "$1" final sha256 $i); fi
+		values+=$v
+	done
+	[[ ${#values} == 640 ]] && echo "sha256:$(xxd -r -p <<< "$values" | sha256sum | cut -d' ' -f1)"
+}
+aggregate_sha1() {
+	local i values=
+	for i in 0 1 2 3 4 5 6 7; do values+=$(quoted "$1" sha1 $i); done
+	[[ ${#values} == 320 ]] && echo "sha1:$(xxd -r -p <<< "$values" | sha1sum | cut -d' ' -f1)"
+}
+
+# evmctl_agrees NAME: evmctl replays NAME's sha1 list (and the sha256
+# bank from it) to the quoted PCR 10 of both banks, at the entry where
+# verify-log's replay reached it.
+evmctl_agrees() {
+	booted "$1" || return 1
+	local bank n at1 at256
+	at1=$(sed -n 's/^sha1 PCR-10: [0-9a-f]* after \([0-9]*\) entries.*/\1/p' "$work/$1.sha1.verify")
+	at256=$(sed -n 's/^sha256 PCR-10: [0-9a-f]* after \([0-9]*\) entries.*/\1/p' "$work/$1.sha256.verify")
+	for bank in sha1 sha256; do
+		{ for n in 0 1 2 3 4 5 6 7 8 9 10; do printf 'PCR-%02d: %s\n' $n "$(quoted "$1" $bank $n)"; done; } \
+			> "$work/$1.$bank.evmpcrs"
+	done
+	evmctl -v ima_measurement --pcrs "sha1,$work/$1.sha1.evmpcrs" \
+		--pcrs "sha256,$work/$1.sha256.evmpcrs" "$work/$1/sha1.log" > "$work/$1.evmctl" 2>&1 &&
+		[[ -n $at1 && -n $at256 ]] &&
+		grep -qx "sha1 PCR-10: succeed at entry $at1" "$work/$1.evmctl" &&
+		grep -qx "sha256 PCR-10: succeed at entry $at256" "$work/$1.evmctl" ||
+		{ grep -E 'PCR|atch|rror' "$work/$1.evmctl" | head -n 12 | sed 's/^/# /'; return 1; }
+}
+
+if [[ $mode == --reboot ]]; then
+	boot clean1 clean
+	boot clean2 clean
+	for b in clean1 clean2; do
+		checkquote "$b" > "$work/$b.cqmsg"
+		echo $? > "$work/$b.cqrc"
+		verify "$b"
+	done
+	no_bypass clean1 && no_bypass clean2
+	tap $? "two clean boots, each with a fresh swtpm: IMA found the TPM both times (no bypass)"
+	cat "$work/clean1.cqmsg" "$work/clean2.cqmsg"
+	[[ $(cat "$work/clean1.cqrc" "$work/clean2.cqrc") == $'0\n0' ]] &&
+		[[ $(cat "$work/clean1.sha1.vrc" "$work/clean1.sha256.vrc" "$work/clean2.sha1.vrc" "$work/clean2.sha256.vrc") == $'0\n0\n0\n0' ]]
+	tap $? "both quotes verify and verify-log passes both lists against them"
+	same=0
+	for bank in sha1 sha256; do
+		for i in 0 1 2 3 4 5 6 7 8 9; do
+			[[ -n $(quoted clean1 $bank $i) && $(quoted clean1 $bank $i) == "$(quoted clean2 $bank $i)" ]] ||
+				{ echo "# $bank PCR $i: $(quoted clean1 $bank $i) then $(quoted clean2 $bank $i)"; same=1; }
+		done
+	done
+	tap $same "the reboot gives the same PCRs 0-9 in both banks (firmware and boot measurements)"
+	same=0
+	for bank in sha1 sha256; do
+		[[ -n $(quoted clean1 $bank 10) && $(quoted clean1 $bank 10) == "$(quoted clean2 $bank 10)" ]] ||
+			{ echo "# $bank PCR 10: $(quoted clean1 $bank 10) then $(quoted clean2 $bank 10)"; same=1; }
+	done
+	tap $same "the reboot gives the same PCR 10 in both banks (same kernel, same module-load order)"
+	cmp -s "$work/clean1/sha1.log" "$work/clean2/sha1.log" &&
+		cmp -s "$work/clean1/sha256.log" "$work/clean2/sha256.log" && [[ -s $work/clean1/sha256.log ]]
+	tap $? "the two boots' binary lists are the same, byte for byte, in both banks"
+	exit 0
+fi
+
+boot clean clean
+boot dirty dirty ima_appraise=log
+for b in clean dirty; do
+	checkquote "$b" > "$work/$b.cqmsg"
+	echo $? > "$work/$b.cqrc"
+	verify "$b"
+done
+for b in clean dirty; do
+	booted "$b"
+	tap $? "boot $b with swtpm ended cleanly (no crash, no warning, guest script done)"
+done
+
+# --- the TPM and the quote ----------------------------------------------
+for b in clean dirty; do
+	no_bypass "$b"
+	tap $? "boot $b: IMA uses the TPM (no TPM-bypass, tpm0 and /dev/tpmrm0, boot_aggregate not zeros)"
+done
+for b in clean dirty; do
+	cat "$work/$b.cqmsg"
+	[[ $(cat "$work/$b.cqrc") == 0 ]]
+	tap $? "boot $b: tpm2_checkquote verifies the guest's quote of PCRs 0-10 with its AK and the host's nonce, and refuses another nonce"
+done
+for b in clean dirty; do
+	quote_digest "$b"
+	tap $? "boot $b: the quote's signed PCR digest is that of verify-log's replayed PCR 10 (both banks) with the quoted PCRs 0-9"
+done
+
+# --- verify-log -----------------------------------------------------------
+ok=0
+for bank in sha1 sha256; do
+	[[ $(cat "$work/clean.$bank.vrc" 2> /dev/null) == 0 ]] &&
+		grep -q "^$bank PCR-10: .*: matches the quoted value" "$work/clean.$bank.verify" &&
+		grep -q '^modules: 3 loads, 3 on the allowlist' "$work/clean.$bank.verify" &&
+		grep -qx 'boot_aggregate: entry 0 matches the quoted sha256 PCRs 0-9' "$work/clean.$bank.verify" &&
+		! grep -q '^offending:' "$work/clean.$bank.verify" &&
+		[[ $(replayed clean $bank) == "$(pcr clean final $bank 10)" ]] ||
+		{ ok=1; sed 's/^/# /' "$work/clean.$bank.verify" 2> /dev/null; }
+done
+tap $ok "boot clean, both banks: verify-log reaches the quoted PCR 10 (which sysfs showed too), 3 listed loads, boot_aggregate matches the quote, exit 0"
+
+# The entries the dirty boot must report: hello.ko and the tampered crc7.
+hello=$(awk '$5 == "/mods/hello.ko" { print $1 }' "$work/dirty.sha256.entries" 2> /dev/null)
+tampered=$(awk '$5 == "/tmp/tampered/crc7.ko" { print $1 }' "$work/dirty.sha256.entries" 2> /dev/null)
+ok=0
+for bank in sha1 sha256; do
+	grep '^offending:' "$work/dirty.$bank.verify" 2> /dev/null |
+		sed 's/^offending: entry \([0-9]*\) (offset [0-9]*): \([^:]*\): .*/\1 \2/' > "$work/dirty.$bank.offending"
+	[[ $(cat "$work/dirty.$bank.vrc" 2> /dev/null) == 1 && -n $hello && -n $tampered ]] &&
+		grep -q "^$bank PCR-10: .*: matches the quoted value" "$work/dirty.$bank.verify" &&
+		grep -qx 'boot_aggregate: entry 0 matches the quoted sha256 PCRs 0-9' "$work/dirty.$bank.verify" &&
+		[[ $(cat "$work/dirty.$bank.offending") == "$hello /mods/hello.ko"$'\n'"$tampered /tmp/tampered/crc7.ko" ]] &&
+		[[ $(replayed dirty $bank) == "$(pcr dirty final $bank 10)" ]] ||
+		{ ok=1; echo "# want entries $hello (hello.ko) and $tampered (tampered crc7.ko):"; sed 's/^/# /' "$work/dirty.$bank.verify" 2> /dev/null; }
+done
+tap $ok "boot dirty, both banks: verify-log reaches the quoted PCR 10, reports exactly entry $hello /mods/hello.ko and entry $tampered /tmp/tampered/crc7.ko, exit 1"
+
+# The clean boot's list against the dirty boot's quote: a list that is
+# not the quoted boot's never reaches its PCR 10.
+"$modhash" verify-log --kernel "$kout/vmlinux" --bank sha256 --quoted "$work/dirty.checkquote" \
+	"$work/clean/sha256.log" > "$work/swapped.verify" 2>&1
+rc=$?
+booted clean && booted dirty && [[ $rc == 1 ]] &&
+	grep -q '^sha256 PCR-10: .*: the quoted value is never reached$' "$work/swapped.verify"
+ok=$?
+[[ $ok == 0 ]] || { echo "# exit $rc:"; sed 's/^/# /' "$work/swapped.verify"; }
+tap $ok "verify-log: boot clean's list against boot dirty's quote never reaches its PCR 10, exit 1"
+
+for b in clean dirty; do
+	evmctl_agrees "$b"
+	tap $? "boot $b: evmctl ima_measurement replays the list to the quoted PCR 10 of both banks, at the entry verify-log did"
+done
+
+# --- reference values -------------------------------------------------------
+# What the clean boot measured for module loads (path digest) and for
+# the allowlist.
+awk '$3 == "ima-ng" && $5 ~ /^\/lib\/modules\// { sub(/^sha256:/, "", $4); print $4 "  " $5 }' \
+	"$work/clean.sha256.entries" 2> /dev/null | sort > "$work/clean.measured"
+allowlist_entry=$(awk '$3 == "ima-buf" && $5 == "module-allowlist" { sub(/^sha256:/, "", $4); print $4 }' \
+	"$work/clean.sha256.entries" 2> /dev/null)
+"$modhash" export --format=sha256sum --modules "$tree" -o "$work/export.sha256" "$kout/vmlinux" 2> "$work/export.err"
+sums_rc=$?
+"$modhash" export --format=keylime --modules "$tree" -o "$work/export.json" "$kout/vmlinux" 2>> "$work/export.err"
+keylime_rc=$?
+# The exported digests of the paths the clean boot loaded.
+cut -d' ' -f3 "$work/clean.measured" > "$work/clean.paths"
+grep -F -f "$work/clean.paths" "$work/export.sha256" 2> /dev/null | sort > "$work/export.loaded"
+booted clean && [[ $sums_rc == 0 && $(wc -l < "$work/clean.measured") == 3 ]] &&
+	diff "$work/clean.measured" "$work/export.loaded" > "$work/export.diff"
+ok=$?
+[[ $ok == 0 ]] || sed 's/^/# /' "$work/export.err" "$work/export.diff" "$work/clean.measured" 2> /dev/null
+tap $ok "export --format=sha256sum: the 3 listed loads of boot clean have exactly the digests IMA measured for those paths"
+
+booted clean && [[ $keylime_rc == 0 && -n $allowlist_entry ]] &&
+	python3 - "$work/export.json" "$work/clean.measured" "$allowlist_entry" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+measured = dict(reversed(l.split('  ', 1)) for l in open(sys.argv[2]).read().splitlines())
+for path, digest in measured.items():
+    assert p['digests'].get(path) == [digest], (path, digest, p['digests'].get(path))
+assert p['ima-buf'] == {'module-allowlist': [sys.argv[3]]}, (p['ima-buf'], sys.argv[3])
+PY
+tap $? "export --format=keylime: the digests of those loads and the module-allowlist entry's digest ($allowlist_entry) are the measured ones"
+
+list=$build/src/patched/obj-hashes/.module-hashes.bin
+buf=$(awk '$3 == "ima-buf" && $5 == "module-allowlist" { print $6 }' "$work/clean.sha256.entries" 2> /dev/null)
+booted clean && [[ -f $list && -n $buf && $buf == "$(sha256sum < "$list" | cut -d' ' -f1)" &&
+	$allowlist_entry == "$(xxd -r -p <<< "$buf" | sha256sum | cut -d' ' -f1)" ]]
+tap $? "the module-allowlist entry's event data is the sha256 of the build's list, its digest the sha256 of that"
+
+# --- boot_aggregate -------------------------------------------------------
+for b in clean dirty; do
+	logged=$(awk '$1 == 0 && $5 == "boot_aggregate" { print $4 }' "$work/$b.sha256.entries" 2> /dev/null)
+	from_quote=$(aggregate "$b" quoted)
+	from_sysfs=$(aggregate "$b" sysfs)
+	echo "# boot $b: boot_aggregate $logged; sha256 PCRs 0-9 give $from_quote (quote), $from_sysfs (sysfs); the sha1 rule (PCRs 0-7) would give $(aggregate_sha1 "$b")"
+	booted "$b" && [[ -n $logged && $logged == "$from_quote" && $logged == "$from_sysfs" ]]
+	tap $? "boot $b: entry 0, boot_aggregate, is the sha256 of the quoted sha256 PCRs 0-9 (and of sysfs's)"
+done
+
+# --- the same load order gives the same PCR 10 -----------------------------
+# The dirty boot's first entries (boot_aggregate, the allowlist, the three
+# listed loads) and its PCR 10 after them are the clean boot's, even with
+# another command line (ima_appraise=log): with -kernel, qemu's firmware
+# measures neither the kernel nor its command line.
+n=$(wc -l < "$work/clean.sha256.entries" 2> /dev/null)
+booted clean && booted dirty && [[ $n == 5 ]] &&
+	diff <(cut -d' ' -f1-5 "$work/clean.sha256.entries") <(head -n "$n" "$work/dirty.sha256.entries" | cut -d' ' -f1-5) > /dev/null &&
+	[[ $(pcr dirty listed sha1 10) == "$(pcr clean final sha1 10)" && $(pcr dirty listed sha256 10) == "$(pcr clean final sha256 10)" &&
+		-n $(pcr clean final sha256 10) ]]
+tap $? "boot dirty after its listed loads: the same $n entries and the same PCR 10 (both banks) as boot clean"
+
+grep -x 'UNLISTED-LOAD rc=[0-9]*\|TAMPERED-LOAD rc=[0-9]*' "$work/dirty.out" | sed 's/^/# boot dirty: /'
+booted dirty && grep -qx 'UNLISTED-LOAD rc=0' "$work/dirty.out" && grep -qx 'TAMPERED-LOAD rc=0' "$work/dirty.out"
+tap $? "boot dirty (ima_appraise=log): the unlisted and the tampered module load, and are measured"
