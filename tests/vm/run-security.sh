@@ -24,10 +24,10 @@
 #  - audit: with integrity_audit=1, a pass through the allowlist under the
 #    IMA policy is an integrity audit record (cause=module-allowlisted),
 #    for finit_module() and init_module(); without it, no record;
-#  - nofunc: under a rule without func= (appraise_tcb's "appraise
-#    fowner=0"), the listed crc7.ko loads through both syscalls and the
-#    unlisted hello.ko is refused through both (init_module() used to
-#    load it).
+#  - nofunc: under a rule without func= (appraise_tcb's form), each file
+#    gets the same answer from finit_module() and init_module(): a listed
+#    module with a security.ima hash loads, without one it is refused at
+#    open (FILE_CHECK), an unlisted one with a hash root wrote loads.
 # Every test fails when the boot it reads did not end cleanly or when the
 # kernel it needs is not built.
 set -uo pipefail
@@ -230,27 +230,40 @@ saw audit '^FINIT errno=OK taint=0$' &&
 	saw audit '^FINIT audit: .*audit: type=1800 .* op=appraise_data cause=module-allowlisted comm="modload" name="/mods/crc7.ko" .* res=1'
 tap $? "audit: integrity_audit=1, crc7.ko through finit_module() passes and the pass is an audit record naming the file"
 saw audit '^INIT errno=OK taint=0$' &&
-	saw audit '^INIT audit: .*audit: type=1800 .* op=appraise_data cause=module-allowlisted comm="modload" name="init_module" .* res=1'
+	saw audit '^INIT audit: .*audit: type=1800 .* op=appraise_data cause=module-allowlisted comm="modload" name="init_module".* res=1'
 tap $? "audit: integrity_audit=1, crc7.ko through init_module() passes and the pass is an audit record"
 saw audit-quiet '^FINIT errno=OK taint=0$' && saw audit-quiet '^INIT errno=OK taint=0$' &&
 	! saw audit-quiet 'cause=module-allowlisted'
 tap $? "audit: without integrity_audit=1 the passes are not recorded (informational records)"
 
 # --- nofunc --------------------------------------------------------------
+# A rule without func=, like appraise_tcb's "appraise fowner=0", narrowed
+# to the files of uid 1234 so that the guest's own programs (no
+# security.ima) still run.  It appraises the open of a module file
+# (FILE_CHECK) as well as finit_module()'s read (MODULE_CHECK), and leaves
+# init_module() buffers alone: both syscalls must agree for each file.
 cat > "$work/nofunc.sh" <<GUEST
 $guest_prologue
-policy "appraise fowner=0"
-result LISTED-FINIT finit /mods/crc7.ko
-rmmod crc7
-result LISTED-INIT init /mods/crc7.ko
-result UNLISTED-FINIT finit /mods/hello.ko
-result UNLISTED-INIT init /mods/hello.ko
+for f in crc7 hello; do
+	cp /mods/\$f.ko /tmp/\$f-hash.ko
+	evmctl ima_hash -a sha256 /tmp/\$f-hash.ko > /dev/null 2>&1 || echo "NO-HASH \$f"
+done
+cp /mods/crc7.ko /tmp/crc7-bare.ko
+chown 1234 /tmp/crc7-hash.ko /tmp/hello-hash.ko /tmp/crc7-bare.ko
+policy "appraise fowner=1234"
+for f in crc7-hash crc7-bare hello-hash; do
+	result "\$f-finit" finit /tmp/\$f.ko
+	rmmod \${f%%-*} 2>/dev/null
+	result "\$f-init" init /tmp/\$f.ko
+	rmmod \${f%%-*} 2>/dev/null
+done
+true
 GUEST
 boot nofunc hashes
-saw nofunc '^LISTED-FINIT errno=OK taint=0$' && saw nofunc '^LISTED-INIT errno=OK taint=0$'
-tap $? "nofunc: under \"appraise fowner=0\" the listed crc7.ko loads through finit_module() and init_module()"
-saw nofunc '^UNLISTED-FINIT errno=EACCES taint=0$'
-tap $? "nofunc: the unlisted hello.ko is refused through finit_module() (EACCES)"
-saw nofunc '^UNLISTED-INIT errno=EACCES taint=0$' &&
-	saw nofunc '^UNLISTED-INIT log: .*init_module refused: sha256:[0-9a-f]{64} is not on the module allowlist'
-tap $? "nofunc: and through init_module() too (EACCES, naming the digest): both syscalls agree"
+saw nofunc '^crc7-hash-finit errno=OK taint=0$' && saw nofunc '^crc7-hash-init errno=OK taint=0$'
+tap $? "nofunc: under \"appraise fowner=1234\" (no func=) the listed crc7.ko with a security.ima hash loads through finit_module() and init_module()"
+saw nofunc '^crc7-bare-finit errno=EACCES taint=0$' && saw nofunc '^crc7-bare-init errno=EACCES taint=0$'
+tap $? "nofunc: without security.ima the same file is refused through both, at open (FILE_CHECK, where the list does not apply)"
+saw nofunc '^hello-hash-finit errno=OK taint=12288$' && saw nofunc '^hello-hash-init errno=OK taint=12288$' &&
+	! saw nofunc '^NO-HASH'
+tap $? "nofunc: the unlisted hello.ko with a hash root wrote loads through both (taint OE): the rule accepts hashes, which is why the shipped policies say imasig"
