@@ -54,7 +54,7 @@ static const char *parse_header(const char *text, unsigned int *algo,
 	}
 	if (sscanf(text, "version %u, %15[a-z0-9], %lu digest%c", &version,
 		   name, &n, &tail) != 4 || tail != 's' ||
-	    strcmp(strstr(text, " digest"), " digests"))
+	    !strstr(text, " digest") || strcmp(strstr(text, " digest"), " digests"))
 		return "header line not understood";
 	if (version != MODULE_HASHES_VERSION)
 		return "unknown version";
