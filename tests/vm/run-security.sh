@@ -27,7 +27,12 @@
 #  - nofunc: under a rule without func= (appraise_tcb's form), each file
 #    gets the same answer from finit_module() and init_module(): a listed
 #    module with a security.ima hash loads, without one it is refused at
-#    open (FILE_CHECK), an unlisted one with a hash root wrote loads.
+#    open (FILE_CHECK), an unlisted one with a hash root wrote loads;
+#  - noima: IMA's init never runs (initcall_blacklist=init_ima, as when
+#    it fails on a TPM or keyring error) under module.sig_enforce=1: the
+#    list is still validated, listed crc7 loads through finit_module(),
+#    init_module() and the kernel's decompressor, a changed copy is
+#    refused; the list used to be validated by IMA's init only.
 # Every test fails when the boot it reads did not end cleanly or when the
 # kernel it needs is not built.
 set -uo pipefail
@@ -39,7 +44,7 @@ rm -rf "$work"
 mkdir -p "$work"
 . "$here/../lib/tap.sh"
 
-tap_plan 26
+tap_plan 30
 
 # boot NAME VARIANT [KERNEL_ARG...]: boot VARIANT with $work/NAME.sh as the
 # guest script; its output goes to $work/NAME.out, and NAME.rc says
@@ -267,3 +272,30 @@ tap $? "nofunc: without security.ima the same file is refused through both, at o
 saw nofunc '^hello-hash-finit errno=OK taint=12288$' && saw nofunc '^hello-hash-init errno=OK taint=12288$' &&
 	! saw nofunc '^NO-HASH'
 tap $? "nofunc: the unlisted hello.ko with a hash root wrote loads through both (taint OE): the rule accepts hashes, which is why the shipped policies say imasig"
+
+# --- noima ---------------------------------------------------------------
+# initcall_blacklist= skips IMA's late_initcall altogether: no IMA
+# securityfs directory, no IMA hashing, no measurement.  The module loader
+# must still find the list validated.
+cat > "$work/noima.sh" <<GUEST
+$guest_prologue
+if [ -d /sys/kernel/security/ima ]; then echo IMA-UP; else echo IMA-DOWN; fi
+dmesg | grep -o 'module allowlist: [0-9]* sha256 digests' | sed 's/^/BOOT /'
+result FINIT finit /mods/crc7.ko
+rmmod crc7
+result INIT init /mods/crc7.ko
+rmmod crc7
+result XZ finit-compressed /mods/crc7.ko.xz
+rmmod crc7
+result FLIPPED finit /mods/crc7-flipped.ko
+GUEST
+boot noima hashes initcall_blacklist=init_ima module.sig_enforce=1
+saw noima '^IMA-DOWN$' && saw noima '^BOOT module allowlist: [0-9]+ sha256 digests$'
+tap $? "noima, hashes: with IMA's init skipped (initcall_blacklist=init_ima) the list is validated all the same"
+saw noima '^FINIT errno=OK taint=0$' && saw noima '^INIT errno=OK taint=0$'
+tap $? "noima, hashes, module.sig_enforce=1: listed crc7.ko loads through finit_module() and init_module(), untainted"
+saw noima '^XZ errno=OK taint=0$'
+tap $? "noima, hashes, module.sig_enforce=1: crc7.ko.xz loads through the kernel's decompressor"
+saw noima '^FLIPPED errno=EKEYREJECTED taint=0$' &&
+	saw noima '^FLIPPED log: .*Loading of module not on the allowlist is rejected'
+tap $? "noima, hashes, module.sig_enforce=1: crc7 with one byte changed is refused (EKEYREJECTED)"
