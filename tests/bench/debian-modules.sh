@@ -36,6 +36,11 @@ while read -r line; do
 	[[ -f $dir.tmp/${line%.o}.ko ]] || die "$package: ${line%.o}.ko in modules.order is missing"
 done < "$dir.tmp/modules.order"
 echo "$package" > "$dir.tmp/package"
+# Next to each module, its stripped form, as kbuild's modfinal makes it for
+# the allowlist (x.ko.stripped): the package's modules are stripped
+# already, so these are mostly copies, but the step hashes both forms.
+find "$modules/kernel" -name '*.ko' -print0 |
+	xargs -0 -r -P "$(nproc)" -I{} strip --strip-debug -o {}.stripped {}
 
 rm -rf "$dir"
 mv "$dir.tmp" "$dir"

@@ -6,8 +6,8 @@
 # the build's own modules, and each NAME=MODULES_ORDER given (say
 # Debian's 4230 modules, tests/bench/debian-modules.sh).  For each set:
 #  - the allowlist step: the command kbuild ran for .module-hashes.bin
-#    (its .cmd file), run over that set and timed, and the same without
-#    -s (no second, stripped digest: no strip run per module);
+#    (its .cmd file), run over that set and timed, and the same with
+#    "-f built" (one digest per module: no x.ko.stripped to hash);
 #  - the kernel relinked around that list by kbuild itself (make bzImage
 #    after the list changed: the same relink every build does after the
 #    step), timed; the sizes of vmlinux and bzImage, of which nothing but
@@ -37,10 +37,10 @@ die() { echo "list-cost.sh: $variant: $*" >&2; exit 1; }
 
 TIMEFORMAT=%R
 
-# The allowlist step as kbuild ran it, and the same without -s.
+# The allowlist step as kbuild ran it, and the same for the built form only.
 cmd=$(allowlist_step "$obj")
 # shellcheck disable=SC2001 # a pattern over words, not a substitution
-unstripped_cmd=$(echo "$cmd" | sed 's/ -s [^ ]*//')
+unstripped_cmd=$(echo "$cmd" | sed 's/ -f [^ ]*/ -f built/')
 
 tmp=$(mktemp -d)
 cp -p "$list" "$tmp/build.bin"
@@ -71,7 +71,7 @@ trap restore EXIT
 : > "$tmp/empty.order"
 sets=("none=$tmp/empty.order" "this build=$obj/modules.order" "$@")
 
-echo "| module set | modules | list bytes | allowlist step s | without -s s | relink s | step / relink | vmlinux bytes | bzImage bytes | .rodata vs none | vmlinux vs none | bzImage vs none |"
+echo "| module set | modules | list bytes | allowlist step s | -f built s | relink s | step / relink | vmlinux bytes | bzImage bytes | .rodata vs none | vmlinux vs none | bzImage vs none |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for set in "${sets[@]}"; do
 	name=${set%%=*}

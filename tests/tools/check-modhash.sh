@@ -204,7 +204,10 @@ mkdir -p "$g/a"
 cp "$m/debug.ko" "$g/a/crc7.ko" 2>/dev/null
 cp "$tree/kernel/lib/crc4.ko" "$g/a/crc4.ko" 2>/dev/null
 printf 'a/crc7.o\na/crc4.o\n' > "$g/modules.order"
-have "$generator" && (cd "$g" && "$generator" -a sha256 -s strip -o new.bin modules.order) &&
+for f in crc7 crc4; do
+	strip --strip-debug -o "$g/a/$f.ko.stripped" "$g/a/$f.ko" 2>/dev/null
+done
+have "$generator" && (cd "$g" && "$generator" -a sha256 -f built,stripped -o new.bin modules.order) &&
 	run gendiff diff --modules-a "$tree" --modules-b "$g/a" "$kout/vmlinux" "$g/new.bin" &&
 	[[ $(rc gendiff) == 1 ]] && grep -qx '# added 1, removed 5, common 3' "$work/gendiff.out" &&
 	grep -q "^+ sha256:[0-9a-f]*  $g/a/crc7.ko (as-installed)\$" "$work/gendiff.out" &&
