@@ -16,7 +16,8 @@
 #   make repro      build hashes and btf from scratch, build them and sig a
 #                   second time elsewhere, compare byte for byte, boot
 #   make bench      what the allowlist costs (size, time) for this build's
-#                   modules and for Debian's 4230, and every kernel's figures
+#                   modules and for Debian's 4230, a module load in the
+#                   guest with each check, and every kernel's figures
 #   make clean      remove build/
 #
 # Paths (see README.md): build/src/{pristine,patched} are the source trees,
@@ -212,7 +213,8 @@ repro: $(B)/initramfs/base.cpio.gz $(OUT)/sig/bzImage
 # Debian's own modules of the same 6.12 release come with apt-get download.
 BENCH := $(B)/bench
 
-bench: $(OUT)/hashes/bzImage $(OUT)/hashes+sig/bzImage $(TOOLS)/module-hashes $(BENCH)/debian/modules.order
+bench: $(OUT)/hashes/bzImage $(OUT)/hashes+sig/bzImage $(TOOLS)/module-hashes $(BENCH)/debian/modules.order \
+		$(B)/initramfs/base.cpio.gz $(foreach v,nosig sig hashes,$(OUT)/$(v)/modules.cpio.gz)
 	tests/bench/build-step.sh $(TOOLS)/module-hashes $(call objdir,hashes+sig)/scripts/sign-file \
 		$(BENCH)/debian > $(BENCH)/build-step.md.tmp
 	mv $(BENCH)/build-step.md.tmp $(BENCH)/build-step.md
@@ -220,9 +222,13 @@ bench: $(OUT)/hashes/bzImage $(OUT)/hashes+sig/bzImage $(TOOLS)/module-hashes $(
 		"Debian's $$(cat $(BENCH)/debian/package)=$(BENCH)/debian/modules.order" \
 		> $(BENCH)/list-cost.md.tmp
 	mv $(BENCH)/list-cost.md.tmp $(BENCH)/list-cost.md
+	tests/bench/load-cost.sh $(B) > $(BENCH)/load-cost.md.tmp
+	mv $(BENCH)/load-cost.md.tmp $(BENCH)/load-cost.md
+	tests/bench/build-cost.sh $(B) > $(BENCH)/build-cost.md.tmp
+	mv $(BENCH)/build-cost.md.tmp $(BENCH)/build-cost.md
 	tests/bench/figures.sh $(B) > $(BENCH)/figures.md.tmp
 	mv $(BENCH)/figures.md.tmp $(BENCH)/figures.md
-	@cat $(BENCH)/build-step.md $(BENCH)/list-cost.md $(BENCH)/figures.md
+	@cat $(BENCH)/build-step.md $(BENCH)/list-cost.md $(BENCH)/load-cost.md $(BENCH)/build-cost.md $(BENCH)/figures.md
 
 $(BENCH)/debian/modules.order: tests/bench/debian-modules.sh | $(B)/deps.stamp
 	tests/bench/debian-modules.sh $(BENCH)/debian

@@ -16,6 +16,11 @@
  *	(or, failing that, the text after the last ": " in MESSAGE)
  *   modload --help
  *
+ *   modload --time finit|finit-compressed|init FILE [PARAMS]
+ *	the same, and the result word is followed by a space and the
+ *	syscall's duration in nanoseconds (CLOCK_MONOTONIC): "OK 812345"
+ *	(tests/bench/load-cost.sh)
+ *
  * PARAMS defaults to "".
  *
  * Output: exactly one line on stdout:
@@ -39,6 +44,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "modload_lib.h"
@@ -55,6 +61,8 @@ static const char usage_text[] =
 "  modload finit-compressed FILE [PARAMS]  finit_module(fd, PARAMS, MODULE_INIT_COMPRESSED_FILE)\n"
 "  modload init FILE [PARAMS]              init_module(contents of FILE, len, PARAMS)\n"
 "  modload errname MESSAGE                 errno name whose strerror() text is MESSAGE\n"
+"  modload --time LOADMODE FILE [PARAMS]   one of the three loads above; the result\n"
+"                                          word is followed by the syscall's ns\n"
 "  modload --help\n"
 "\n"
 "PARAMS defaults to \"\".  Prints one line on stdout: OK, or the errno name\n"
@@ -87,12 +95,32 @@ static int file_failure(const char *file, int err)
 	return EXIT_USAGE;
 }
 
+/* Nanoseconds on CLOCK_MONOTONIC. */
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The syscall's duration, or -1 when --time was not given. */
+static long long elapsed_ns = -1;
+
 /* Kernel verdict: 0 means loaded. */
 static int load_result(int err)
 {
-	if (err == 0)
-		return emit("OK") ? EXIT_USAGE : EXIT_LOADED;
-	return emit_errno(err) ? EXIT_USAGE : EXIT_REFUSED;
+	char buf[MODLOAD_ERRNAME_MAX];
+	char line[MODLOAD_ERRNAME_MAX + 32];
+	const char *word = err ? modload_errno_name(err, buf, sizeof(buf)) : "OK";
+
+	if (elapsed_ns >= 0) {
+		snprintf(line, sizeof(line), "%s %lld", word, elapsed_ns);
+		word = line;
+	}
+	if (emit(word))
+		return EXIT_USAGE;
+	return err ? EXIT_REFUSED : EXIT_LOADED;
 }
 
 static int grow(char **buf, size_t *cap, size_t need)
@@ -166,18 +194,29 @@ static int read_all(int fd, char **bufp, size_t *lenp)
 }
 
 /* Returns 0 if loaded, else the errno from the syscall. */
-static int sys_finit(int fd, const char *params, int flags)
+static int sys_finit(int fd, const char *params, int flags, int timed)
 {
+	long long start = now_ns();
+	int err = 0;
+
 	if (syscall(SYS_finit_module, fd, params, flags) != 0)
-		return errno;
-	return 0;
+		err = errno;
+	if (timed)
+		elapsed_ns = now_ns() - start;
+	return err;
 }
 
-static int sys_init(const void *image, size_t len, const char *params)
+static int sys_init(const void *image, size_t len, const char *params,
+		    int timed)
 {
+	long long start = now_ns();
+	int err = 0;
+
 	if (syscall(SYS_init_module, image, (unsigned long)len, params) != 0)
-		return errno;
-	return 0;
+		err = errno;
+	if (timed)
+		elapsed_ns = now_ns() - start;
+	return err;
 }
 
 /* init mode: returns exit status. */
@@ -190,7 +229,7 @@ static int load_init(int fd, const struct modload_args *args)
 	err = read_all(fd, &image, &len);
 	if (err)
 		return file_failure(args->file, err);
-	err = sys_init(image, len, args->params);
+	err = sys_init(image, len, args->params, args->timed);
 	free(image);
 	return load_result(err);
 }
@@ -207,7 +246,8 @@ static int cmd_load(const struct modload_args *args)
 		status = load_init(fd, args);
 	else
 		status = load_result(sys_finit(fd, args->params,
-					       modload_mode_flags(args->mode)));
+					       modload_mode_flags(args->mode),
+					       args->timed));
 
 	if (close(fd) != 0)
 		fprintf(stderr, "modload: %s: close: %s\n",

@@ -146,11 +146,21 @@ int modload_parse_args(int argc, char *const argv[], struct modload_args *out)
 	out->params = "";
 	out->message = NULL;
 	out->error = NULL;
+	out->timed = 0;
 
+	if (argc >= 2 && argv && argv[1] && strcmp(argv[1], "--time") == 0) {
+		out->timed = 1;
+		argc--;
+		argv++;
+		nops--;
+		ops++;
+	}
 	if (argc < 2 || !argv || !argv[1])
 		return parse_fail(out, "missing mode");
 
 	out->mode = modload_parse_mode(argv[1]);
+	if (out->timed && !modload_mode_is_load(out->mode))
+		return parse_fail(out, "--time goes with finit, finit-compressed or init");
 	switch (out->mode) {
 	case MODLOAD_MODE_FINIT:
 	case MODLOAD_MODE_FINIT_COMPRESSED:

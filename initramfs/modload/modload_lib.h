@@ -24,6 +24,7 @@ struct modload_args {
 	const char *params;	/* load modes only, "" if not given */
 	const char *message;	/* errname mode only */
 	const char *error;	/* why parsing failed, NULL on success */
+	int timed;		/* --time: report the syscall's duration */
 };
 
 /* Big enough for any table name and for "E" plus any int. */

@@ -301,6 +301,34 @@ static void test_parse_too_many(void **state)
 	assert_non_null(a.error);
 }
 
+static void test_parse_time(void **state)
+{
+	char *timed[] = { "modload", "--time", "init", "/m.ko", "a=1", NULL };
+	char *plain[] = { "modload", "finit", "/m.ko", NULL };
+	char *errname[] = { "modload", "--time", "errname", "Key", NULL };
+	char *alone[] = { "modload", "--time", NULL };
+	char *nofile[] = { "modload", "--time", "finit", NULL };
+	struct modload_args a;
+
+	(void)state;
+	assert_int_equal(parse(&a, 5, timed), 0);
+	assert_true(a.timed);
+	assert_int_equal(a.mode, MODLOAD_MODE_INIT);
+	assert_string_equal(a.file, "/m.ko");
+	assert_string_equal(a.params, "a=1");
+
+	assert_int_equal(parse(&a, 3, plain), 0);
+	assert_false(a.timed);
+
+	assert_int_equal(parse(&a, 4, errname), -EINVAL);
+	assert_string_equal(a.error,
+			    "--time goes with finit, finit-compressed or init");
+	assert_int_equal(parse(&a, 2, alone), -EINVAL);
+	assert_string_equal(a.error, "missing mode");
+	assert_int_equal(parse(&a, 3, nofile), -EINVAL);
+	assert_string_equal(a.error, "missing FILE");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_parse_missing_mode),
 		cmocka_unit_test(test_parse_missing_file),
 		cmocka_unit_test(test_parse_too_many),
+		cmocka_unit_test(test_parse_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
