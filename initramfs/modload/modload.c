@@ -104,17 +104,17 @@ static long long now_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The syscall's duration, or -1 when --time was not given. */
-static long long elapsed_ns = -1;
+/* How long the last load syscall took (sys_finit, sys_init). */
+static long long elapsed_ns;
 
-/* Kernel verdict: 0 means loaded. */
-static int load_result(int err)
+/* Kernel verdict: 0 means loaded; with @timed, the syscall's duration too. */
+static int load_result(int err, int timed)
 {
 	char buf[MODLOAD_ERRNAME_MAX];
 	char line[MODLOAD_ERRNAME_MAX + 32];
 	const char *word = err ? modload_errno_name(err, buf, sizeof(buf)) : "OK";
 
-	if (elapsed_ns >= 0) {
+	if (timed) {
 		snprintf(line, sizeof(line), "%s %lld", word, elapsed_ns);
 		word = line;
 	}
@@ -194,28 +194,25 @@ static int read_all(int fd, char **bufp, size_t *lenp)
 }
 
 /* Returns 0 if loaded, else the errno from the syscall. */
-static int sys_finit(int fd, const char *params, int flags, int timed)
+static int sys_finit(int fd, const char *params, int flags)
 {
 	long long start = now_ns();
 	int err = 0;
 
 	if (syscall(SYS_finit_module, fd, params, flags) != 0)
 		err = errno;
-	if (timed)
-		elapsed_ns = now_ns() - start;
+	elapsed_ns = now_ns() - start;
 	return err;
 }
 
-static int sys_init(const void *image, size_t len, const char *params,
-		    int timed)
+static int sys_init(const void *image, size_t len, const char *params)
 {
 	long long start = now_ns();
 	int err = 0;
 
 	if (syscall(SYS_init_module, image, (unsigned long)len, params) != 0)
 		err = errno;
-	if (timed)
-		elapsed_ns = now_ns() - start;
+	elapsed_ns = now_ns() - start;
 	return err;
 }
 
@@ -229,9 +226,9 @@ static int load_init(int fd, const struct modload_args *args)
 	err = read_all(fd, &image, &len);
 	if (err)
 		return file_failure(args->file, err);
-	err = sys_init(image, len, args->params, args->timed);
+	err = sys_init(image, len, args->params);
 	free(image);
-	return load_result(err);
+	return load_result(err, args->timed);
 }
 
 static int cmd_load(const struct modload_args *args)
@@ -246,8 +243,8 @@ static int cmd_load(const struct modload_args *args)
 		status = load_init(fd, args);
 	else
 		status = load_result(sys_finit(fd, args->params,
-					       modload_mode_flags(args->mode),
-					       args->timed));
+					       modload_mode_flags(args->mode)),
+				     args->timed);
 
 	if (close(fd) != 0)
 		fprintf(stderr, "modload: %s: close: %s\n",

@@ -20,17 +20,13 @@ tmp=$(mktemp -d)
 touch -r "$tree/lib/crc7.c" "$tmp/crc7.c.mtime"
 trap 'touch -r "$tmp/crc7.c.mtime" "$tree/lib/crc7.c"; rm -rf "$tmp" "$tree/obj-bench-with" "$tree/obj-bench-without"' EXIT
 say() { echo "build-cost.sh: $*" >&2; }
+. "$top/tests/lib/timing.sh"
 
 kmake() {	# kmake NAME MAKE_ARG...
 	KERNEL_CC=gcc "$top/kernel/build/kmake.sh" "$tree" "bench-$1" "${@:2}"
 }
 seconds() {	# seconds NAME MAKE_ARG...: wall time of that make
-	local start end
-	start=$(date +%s.%N)
-	kmake "$@" > "$tmp/make-$1.log" 2>&1 ||
-		{ say "make $* failed:"; tail -n 20 "$tmp/make-$1.log" >&2; exit 1; }
-	end=$(date +%s.%N)
-	echo "$end - $start" | bc -l
+	wall_seconds "$tmp/make-$1.log" kmake "$@"
 }
 
 for name in with without; do

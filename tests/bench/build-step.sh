@@ -25,6 +25,7 @@ cores=$(nproc)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 say() { echo "build-step.sh: $*" >&2; }
+. "$(dirname "$0")/../lib/timing.sh"
 
 cd "$dir"
 sed 's/\.o$/.ko/' modules.order > "$tmp/files"
@@ -33,11 +34,7 @@ bytes=$(xargs -a "$tmp/files" -d '\n' stat -c %s | awk '{ n += $1 } END { print 
 
 # seconds COMMAND...: wall time of COMMAND, which must succeed
 seconds() {
-	local start end
-	start=$(date +%s.%N)
-	"$@" > /dev/null || { say "failed: $*"; exit 1; }
-	end=$(date +%s.%N)
-	echo "$end - $start" | bc -l
+	wall_seconds "$tmp/command.log" "$@"
 }
 
 say "OpenSSL SHA-256 speed on one core (about 5 s)"
