@@ -39,13 +39,14 @@ targets_for() {
 log=$build/tmp/series
 mkdir -p "$log"
 patches=$(wc -l < "$top/kernel/patches/series")
-# Per patch: checkpatch, apply, and one build for sig and nosig each and
-# for hashes from the patch that adds it on.
+# Per patch: checkpatch, apply and the knob check, then with --build one
+# build for sig and nosig each and one for hashes from the patch that adds
+# its option on.
 if [[ $compile == yes ]]; then
 	hashes_from=$(grep -n '' "$top/kernel/patches/series" | while IFS=: read -r n name; do
 		grep -q '^+config MODULE_HASHES$' "$top/kernel/patches/$name" && { echo "$n"; break; }
 	done)
-	tap_plan $((patches * 5 - ${hashes_from:-$((patches + 1))} + 1))
+	tap_plan $((patches * 3 + patches * 2 + patches - ${hashes_from:-$((patches + 1))} + 1))
 else
 	tap_plan $((patches * 3))
 fi
