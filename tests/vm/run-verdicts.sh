@@ -148,10 +148,13 @@ run_job() {	# run_job I: boot job I; leaves results/I/{guest.sh,console.log,tap,
 }
 
 # observation I: what the guest saw for job I, as compared between
-# kernels: its "# observed:" and "# log:" lines, without timestamps.
+# kernels: its "# observed:" and "# log:" lines, without what changes from
+# boot to boot or with the initramfs's other files: the printk timestamp,
+# an audit record's time and serial number, the process id, the inode.
 observation() {
 	[[ -f $results/$1/tap ]] || return 0
-	grep -E '^# (observed|log):' "$results/$1/tap" | sed -E 's/\[ *[0-9]+\.[0-9]+\] //' || true
+	grep -E '^# (observed|log):' "$results/$1/tap" |
+		sed -E 's/\[ *[0-9]+\.[0-9]+\] //; s/audit\([0-9]+\.[0-9]+:[0-9]+\)/audit(TIME:SERIAL)/; s/ pid=[0-9]+ / pid=PID /; s/ ino=[0-9]+ / ino=INO /' || true
 }
 
 golden_entry() {	# golden_entry ID: the committed observation of a row
@@ -210,9 +213,9 @@ golden_header() {
 # What the pristine (unpatched) kernels observed for each load of
 # tests/vm/verdicts.tsv; the patched sig and nosig kernels must observe
 # the same (tests/vm/run-verdicts.sh).  One line per "# observed:" or
-# "# log:" line of the guest, timestamps removed, after the row id
-# (variant mode module path) and a tab.  Regenerate after a change of
-# the table or of the kernel, and review the diff:
+# "# log:" line of the guest (timestamps, audit stamps, pids, inodes masked),
+# after the row id (variant mode module path) and a tab.  Regenerate
+# after a change of the table or of the kernel, and review the diff:
 #   tests/vm/run-verdicts.sh build pristine-sig pristine-nosig
 #   cp build/test-results/pristine-golden.tsv tests/vm/pristine-golden.tsv
 EOF
