@@ -13,8 +13,9 @@
 #   make check-full everything else too: sig, nosig, btf and the pristine
 #                   (unpatched) builds, per-patch builds, the golden file
 #                   of pristine verdicts regenerated and compared
-#   make repro      build hashes and btf from scratch, build them and sig a
-#                   second time elsewhere, compare byte for byte, boot
+#   make repro      build hashes, hashes+sig and btf from scratch, build
+#                   them and sig a second time elsewhere, compare byte for
+#                   byte, boot
 #   make bench      what the allowlist costs (size, time) for this build's
 #                   modules and for Debian's 4230, a module load in the
 #                   guest with each check, and every kernel's figures
@@ -51,7 +52,7 @@ PATCHES := $(addprefix kernel/patches/,$(shell cat kernel/patches/series))
 # does not give the same bytes twice.
 KERNEL_CC ?= ccache gcc
 export KERNEL_CC
-REPRO_VARIANTS := hashes btf
+REPRO_VARIANTS := hashes hashes+sig btf
 
 # Debian packages the build, the tools and the tests need.
 PACKAGES := linux-source-6.12 build-essential bc bison flex perl patch \
@@ -129,6 +130,8 @@ $(OUT)/%/bzImage: $(SRC)/patched.stamp kernel/configs/base.config kernel/configs
 # Fragments a variant extends (kernel/build/fragments.sh)
 $(OUT)/btf/bzImage: kernel/configs/hashes.config
 $(OUT)/hashes+sigforce/bzImage: kernel/configs/hashes+sig.config
+# The certificate hashes+sig trusts (CONFIG_SYSTEM_TRUSTED_KEYS, configure.sh)
+$(OUT)/hashes+sig/bzImage $(OUT)/hashes+sigforce/bzImage: tests/keys/dkms-test-cert.pem
 
 $(REPRO_VARIANTS:%=$(OUT)/%/bzImage): KERNEL_CC := gcc
 
@@ -180,7 +183,8 @@ $(B)/initramfs/base.cpio.gz: $(TOOLS)/modload initramfs/init initramfs/vmtest.sh
 	@$(STEP) "$(call label,initramfs) initramfs: busybox, kmod, keyctl, evmctl, tpm2-tools, modload" "10 s" \
 		$(LOG)/initramfs-base.log initramfs/build-base.sh $(TOOLS)/modload $@
 
-$(OUT)/%/modules.cpio.gz: $(OUT)/%/bzImage initramfs/build-modules.sh initramfs/pack-cpio.sh tests/modules/hello/hello.c
+$(OUT)/%/modules.cpio.gz: $(OUT)/%/bzImage initramfs/build-modules.sh initramfs/pack-cpio.sh tests/modules/hello/hello.c \
+		tests/keys/dkms-test-key.pem
 	@$(STEP) "$(call label,$(if $(filter $(DEMO_VARIANT),$*),initramfs,$*)) initramfs: test modules of $*" "30 s" \
 		$(LOG)/initramfs-$*.log initramfs/build-modules.sh $(OUT)/$* $(call objdir,$*)
 

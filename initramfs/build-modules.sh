@@ -26,13 +26,27 @@
 #                              a key generated here and thrown away (no
 #                              kernel knows it)
 #   /mods/hello.ko             an out-of-tree module, never signed
-#   /mods/hello-signed.ko      the same signed with the build's module key
-#   /mods/crc7-signed.ko       crc7.ko signed with the build's module key
-#   /mods/crc7-badsig.ko       that with one byte of .comment inverted
+#   /mods/hello-foreign.ko     the same signed with that foreign key
+#   /mods/hello-signed.ko      the same signed with the kernel's module key
+#                              (see below), as DKMS signs what it builds
+#   /mods/hello-badsig.ko      that with one byte of .comment inverted
 #                              after signing (the signature does not verify)
-#   /mods/signing_key.x509     that key's certificate
-# (the last four only for kernels with CONFIG_MODULE_SIG), and
-# OUT/mods.sha256, the host's digests of those files (see below).
+#   /mods/crc7-signed.ko       crc7.ko signed with the kernel's module key
+#   /mods/crc7-badsig.ko       that with one byte of .comment inverted
+#   /mods/signing_key.x509     the certificate of the kernel's module key
+#   /mods/owner.x509           a machine owner's certificate, signed by the
+#                              kernel's module key (a CA in the tests), for
+#                              the secondary trusted keyring
+#   /mods/rogue.x509           a self-signed certificate nothing vouches for
+#   /mods/hello-owner.ko       hello.ko signed with the owner's key
+# (the files from hello-signed.ko on only for kernels with
+# CONFIG_MODULE_SIG), and OUT/mods.sha256, the host's digests of those
+# files (see below).
+# The kernel's module key is the one whose certificate the kernel has built
+# in: the key kbuild generated (certs/signing_key.pem, when
+# CONFIG_MODULE_SIG_KEY makes one) or else the test key of tests/keys,
+# when the build trusts its certificate (CONFIG_SYSTEM_TRUSTED_KEYS,
+# kernel/build/configure.sh).
 # Signatures are appended with the build's scripts/sign-file, which every
 # variant has (CONFIG_IMA_APPRAISE_MODSIG selects MODULE_SIG_FORMAT).
 set -eu
@@ -132,20 +146,64 @@ sign() {
 	"$obj/scripts/sign-file" sha256 "$1" "$2" "$3" "$4"
 }
 
+# cert_form CERT: PEM or DER, as openssl's -inform wants it.
+cert_form() {
+	if grep -q -- '-----BEGIN CERTIFICATE-----' "$1"; then echo PEM; else echo DER; fi
+}
+
+# owner_key PREFIX SUBJECT [CA_KEY CA_CERT]: a new key PREFIX-key.pem and
+# its certificate PREFIX-cert.pem for module signing, signed by CA_KEY
+# (with CA_CERT's name as issuer and its key identifier) or by itself.
+owner_key() {
+	openssl req -new -newkey rsa:2048 -nodes -sha256 -batch -subj "$2" \
+		-keyout "$1-key.pem" -out "$1.csr" 2>/dev/null
+	printf '%s\n' 'basicConstraints=critical,CA:FALSE' 'keyUsage=critical,digitalSignature' \
+		'subjectKeyIdentifier=hash' 'authorityKeyIdentifier=keyid' > "$1.ext"
+	if [ $# -eq 4 ]; then
+		openssl x509 -req -in "$1.csr" -sha256 -days 36500 -extfile "$1.ext" \
+			-CA "$4" -CAform "$(cert_form "$4")" -CAkey "$3" -set_serial 2 \
+			-out "$1-cert.pem" 2>/dev/null
+	else
+		openssl x509 -req -in "$1.csr" -sha256 -days 36500 -extfile "$1.ext" \
+			-key "$1-key.pem" -out "$1-cert.pem" 2>/dev/null
+	fi
+	rm -f "$1.csr" "$1.ext"
+}
+
 # A key and certificate that no kernel trusts, made for this archive only.
 openssl req -new -x509 -newkey rsa:2048 -nodes -sha256 -days 36500 -batch \
 	-subj "/CN=Foreign module signing key (vm tests)/" \
 	-keyout "$out/foreign-key.pem" -out "$out/foreign-cert.pem" 2>/dev/null
 sign "$out/foreign-key.pem" "$out/foreign-cert.pem" "$root/mods/crc7.ko" "$root/mods/crc7-foreign.ko"
+sign "$out/foreign-key.pem" "$out/foreign-cert.pem" "$root/mods/hello.ko" "$root/mods/hello-foreign.ko"
 rm -f "$out/foreign-key.pem" "$out/foreign-cert.pem"
 
 if grep -q "^CONFIG_MODULE_SIG=y" "$out/config"; then
-	key=$obj/certs/signing_key.pem
-	cert=$obj/certs/signing_key.x509
+	if [ -f "$obj/certs/signing_key.pem" ]; then
+		key=$obj/certs/signing_key.pem
+		cert=$obj/certs/signing_key.x509
+	elif grep -qx 'CONFIG_SYSTEM_TRUSTED_KEYS="certs/trusted-keys.pem"' "$out/config" &&
+		cmp -s "$obj/certs/trusted-keys.pem" "$top/tests/keys/dkms-test-cert.pem"; then
+		key=$top/tests/keys/dkms-test-key.pem
+		cert=$top/tests/keys/dkms-test-cert.pem
+	else
+		echo "$0: $obj signs modules, but with no key this script knows" >&2
+		exit 1
+	fi
 	sign "$key" "$cert" "$root/mods/hello.ko" "$root/mods/hello-signed.ko"
+	flip_comment "$root/mods/hello-signed.ko" "$root/mods/hello-badsig.ko"
 	sign "$key" "$cert" "$root/mods/crc7.ko" "$root/mods/crc7-signed.ko"
 	flip_comment "$root/mods/crc7-signed.ko" "$root/mods/crc7-badsig.ko"
-	cp "$cert" "$root/mods/signing_key.x509"
+	openssl x509 -in "$cert" -inform "$(cert_form "$cert")" -outform DER -out "$root/mods/signing_key.x509"
+
+	# A machine owner's key, certified by the kernel's key as a distribution
+	# CA would, and one that only vouches for itself.
+	owner_key "$out/owner" "/CN=Machine owner module key (vm tests)/" "$key" "$cert"
+	sign "$out/owner-key.pem" "$out/owner-cert.pem" "$root/mods/hello.ko" "$root/mods/hello-owner.ko"
+	openssl x509 -in "$out/owner-cert.pem" -outform DER -out "$root/mods/owner.x509"
+	owner_key "$out/rogue" "/CN=Self-signed module key (vm tests)/"
+	openssl x509 -in "$out/rogue-cert.pem" -outform DER -out "$root/mods/rogue.x509"
+	rm -f "$out/owner-key.pem" "$out/owner-cert.pem" "$out/rogue-key.pem" "$out/rogue-cert.pem"
 fi
 
 # The digests the kernel may name when it refuses one of these files

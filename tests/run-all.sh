@@ -19,8 +19,8 @@ shift
 results=$build/test-results
 mkdir -p "$results"
 
-check_suites="docs unit tools-unit tools-fuzz tools tools-ima attest kconfig generator series vm allowlist security repro"
-full_suites="$check_suites generator-btf series-build vm-full allowlist-relinked repro-sig repro-btf attest-reboot"
+check_suites="docs unit tools-unit tools-fuzz tools tools-ima attest kconfig generator series vm allowlist security dkms repro"
+full_suites="$check_suites generator-btf series-build vm-full dkms-sigforce allowlist-relinked repro-sig repro-btf attest-reboot"
 
 command_of() {	# command_of SUITE: the command that runs it
 	case $1 in
@@ -41,8 +41,10 @@ command_of() {	# command_of SUITE: the command that runs it
 	vm-full) echo "$here/vm/run-verdicts.sh $build sig nosig btf hashes+sigforce pristine-sig pristine-nosig" ;;
 	allowlist) echo "$here/vm/run-allowlist.sh $build" ;;
 	security) echo "$here/vm/run-security.sh $build" ;;
+	dkms) echo "$here/vm/run-dkms.sh $build hashes+sig" ;;
+	dkms-sigforce) echo "$here/vm/run-dkms.sh $build hashes+sigforce" ;;
 	allowlist-relinked) echo "$here/vm/run-relinked-lists.sh $build" ;;
-	repro) echo "$here/repro/check-repro.sh $build hashes" ;;
+	repro) echo "$here/repro/check-repro.sh $build hashes hashes+sig" ;;
 	repro-sig) echo "$here/repro/check-repro.sh $build sig" ;;
 	repro-btf) echo "$here/repro/check-repro.sh $build btf" ;;
 	*) return 1 ;;

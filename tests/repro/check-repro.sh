@@ -1,20 +1,21 @@
 #!/bin/bash
-# Usage: check-repro.sh BUILD_DIR [VARIANT...]   (default: hashes btf sig)
+# Usage: check-repro.sh BUILD_DIR [VARIANT...]   (default: hashes hashes+sig btf sig)
 # Reproducibility of the published kernels, in TAP.  For each variant the
 # regular build BUILD_DIR/out/VARIANT is built a second time from scratch,
-# with the same compiler command (plain gcc for hashes and btf; sig goes
+# with the same compiler command (plain gcc for hashes, hashes+sig and btf; sig goes
 # through ccache, which cannot change the keys), from another copy of the
 # patched source in another directory (BUILD_DIR/repro/VARIANT/linux),
 # later, then both are compared
 # byte for byte by compare-builds.sh (report in
 # BUILD_DIR/test-results/repro/VARIANT.report):
-#  - hashes, btf: everything identical, both builds compiled with plain
+#  - hashes, hashes+sig, btf: everything identical, both builds compiled with plain
 #    gcc (as each build published it, OUT/compiler, and as kbuild recorded
 #    it for every C file in each build directory, so that a build through
 #    ccache cannot pass); then the second build boots with
 #    lockdown=integrity, ends cleanly, loads an allowlisted module and
 #    refuses a tampered one (btf: and the loaded module's BTF shows in
-#    /sys/kernel/btf);
+#    /sys/kernel/btf; hashes+sig: and an out-of-tree module signed with the
+#    test key whose fixed certificate it trusts loads);
 #  - sig (MODULE_SIG_ALL with the build's own key): vmlinux, bzImage and
 #    every module differ, and why: each module is identical once its
 #    appended signature is cut off, and vmlinux differs only in the
@@ -27,14 +28,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=$(cd "$1" && pwd)
 shift
-variants=${*:-hashes btf sig}
+variants=${*:-hashes hashes+sig btf sig}
 results=$build/test-results/repro
 mkdir -p "$results"
 . "$here/../lib/tap.sh"
 . "$here/../lib/elf.sh"
 
 # second_build VARIANT: build it again in BUILD_DIR/repro, with the same
-# compiler command as the first build (plain gcc for hashes and btf)
+# compiler command as the first build (plain gcc for the reproducible ones)
 second_build() {
 	local dir=$build/repro/$1
 	rm -rf "$dir"
@@ -76,6 +77,11 @@ guest_checks() {	# guest_checks VARIANT
 	echo "allowlisted crc7.ko loads under lockdown"
 	btf_expected "$1" && echo "the BTF of vmlinux and of crc7 is in /sys/kernel/btf"
 	echo "tampered crc7-flipped.ko is refused under lockdown"
+	sig_expected "$1" && echo "hello-signed.ko (the trusted test key, as DKMS signs) loads under lockdown"
+}
+
+sig_expected() {	# sig_expected VARIANT: the first build checks module signatures
+	grep -q '^CONFIG_MODULE_SIG=y' "$build/out/$1/config" 2>/dev/null
 }
 
 btf_expected() {	# btf_expected VARIANT: the first build has module BTF
@@ -105,6 +111,10 @@ fi
 /sbin/rmmod crc7 || echo "Bail out! cannot unload crc7"
 check_load "tampered crc7-flipped.ko is refused under lockdown" finit /mods/crc7-flipped.ko \
 	EPERM 0 - 'Lockdown: [a-z]+: unsigned module loading is restricted'
+if [ -f /mods/hello-signed.ko ]; then
+	check_load "hello-signed.ko (the trusted test key, as DKMS signs) loads under lockdown" \
+		finit /mods/hello-signed.ko OK 4096 O -
+fi
 tap_plan
 GUEST
 	"$top/tests/vm/run-vm.sh" "$out" "$build/initramfs/base.cpio.gz" "$results/$v.guest.sh" \

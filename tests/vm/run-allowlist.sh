@@ -158,7 +158,7 @@ clean sig-reserved && load_was sig-reserved /mods/crc7.ko EKEYREJECTED 0 - 'Load
 tap $? "hashes+sig, list refused: crc7.ko, on the list, is refused under module.sig_enforce=1"
 # taint 4096, O: the out-of-tree taint any hello.ko gets, and no E
 clean sig-reserved && load_was sig-reserved /mods/hello-signed.ko OK 4096 O
-tap $? "hashes+sig, list refused: hello-signed.ko (the build's key) still loads under module.sig_enforce=1"
+tap $? "hashes+sig, list refused: hello-signed.ko (the trusted test key) still loads under module.sig_enforce=1"
 rm -f "$work/vmlinux-sig-reserved"
 
 # One byte of crc7.ko's digest inverted (its last, so that the list stays

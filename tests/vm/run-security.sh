@@ -15,8 +15,9 @@
 #    it, while a rule without appraise_type=imasig (the shipped policy
 #    before the fix) lets it load;
 #  - revoked: the digest of the listed crc7.ko is added to the system
-#    blacklist keyring as a "bin:" hash, signed with the build's key
-#    (hashes+sig, CONFIG_SYSTEM_BLACKLIST_AUTH_UPDATE): finit_module(),
+#    blacklist keyring as a "bin:" hash, signed with the key whose
+#    certificate hashes+sig trusts (tests/keys, CONFIG_SYSTEM_TRUSTED_KEYS;
+#    CONFIG_SYSTEM_BLACKLIST_AUTH_UPDATE): finit_module(),
 #    init_module() and the kernel's decompression of crc7.ko.zst are
 #    refused with EKEYREJECTED and a log line naming the digest, without
 #    and with the IMA policy, while crc7 as INSTALL_MOD_STRIP=1 installs
@@ -38,56 +39,13 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
-base=$build/initramfs/base.cpio.gz
 work=$build/test-results/security
 rm -rf "$work"
 mkdir -p "$work"
 . "$here/../lib/tap.sh"
+. "$here/../lib/vm-scenario.sh"
 
 tap_plan 30
-
-# boot NAME VARIANT [KERNEL_ARG...]: boot VARIANT with $work/NAME.sh as the
-# guest script; its output goes to $work/NAME.out, and NAME.rc says
-# whether the boot ended cleanly (run-vm.sh).
-boot() {
-	local name=$1 kout=$build/out/$2
-	shift 2
-	if [[ ! -f $kout/bzImage || ! -f $kout/modules.cpio.gz || ! -f $base ]]; then
-		echo "# $kout or $base is missing (kernel not built)" > "$work/$name.out"
-		echo 1 > "$work/$name.rc"
-		return
-	fi
-	"$here/run-vm.sh" "$kout" "$base" "$work/$name.sh" "$work/$name.console" "$@" \
-		> "$work/$name.out" 2>&1
-	echo $? > "$work/$name.rc"
-}
-
-# saw NAME ERE: the boot of NAME ended cleanly and printed a line matching
-# ERE.  A bad boot is explained once, in TAP comments.
-saw() {
-	if [[ $(cat "$work/$1.rc") != 0 ]]; then
-		if [[ ! -f $work/$1.told ]]; then
-			grep '^# ' "$work/$1.out" | head -n 25
-			touch "$work/$1.told"
-		fi
-		return 1
-	fi
-	grep -Eq -- "$2" "$work/$1.out"
-}
-
-# What the guest scripts share: vmtest.sh's load_module, and "result
-# LABEL PATH FILE", which loads and prints "LABEL errno=E taint=T" and
-# the kernel's log lines of the load as "LABEL log: ...".
-guest_prologue='#!/bin/sh
-. /bin/vmtest.sh
-result() {
-	load_module "$2" "$3"
-	echo "$1 errno=$errno taint=$taint"
-	sed "s/^/$1 log: /" /tmp/load.log
-}
-policy() {	# policy TEXT...: append rules to the IMA policy
-	printf "%s\n" "$@" > /sys/kernel/security/ima/policy || echo "POLICY-REFUSED $*"
-}'
 
 # --- cache ---------------------------------------------------------------
 cat > "$work/cache.sh" <<GUEST
@@ -167,14 +125,15 @@ tap $? "roothash: ima-policy/modules-allowlist-modsig.policy accepts signatures 
 # --- revoked -------------------------------------------------------------
 # The blacklist keyring takes a "bin:HEX" key from root only with a PKCS#7
 # signature of that description by a key of the builtin keyring: here the
-# build's module signing key, made by kbuild in the build directory.
-signing_key=$build/src/patched/obj-hashes+sig/certs/signing_key.pem
+# test key whose certificate the hashes+sig build trusts.
+signing_key=$here/../keys/dkms-test-key.pem
+signing_cert=$here/../keys/dkms-test-cert.pem
 digest=$(sha256sum "$build/out/hashes+sig/modules/lib/modules/"*/kernel/lib/crc7.ko 2>/dev/null | cut -d' ' -f1)
 signature=
 if [[ -f $signing_key && -n $digest ]]; then
 	printf 'bin:%s' "$digest" > "$work/revoke.txt"
 	openssl smime -sign -binary -noattr -nocerts -outform DER -md sha256 \
-		-in "$work/revoke.txt" -signer "$signing_key" -inkey "$signing_key" \
+		-in "$work/revoke.txt" -signer "$signing_cert" -inkey "$signing_key" \
 		-out "$work/revoke.p7s" 2> "$work/revoke.err" &&
 		signature=$(base64 -w0 "$work/revoke.p7s")
 fi
@@ -197,7 +156,7 @@ result CRC8 modprobe crc8
 GUEST
 boot revoked hashes+sig
 saw revoked '^REVOKED$'
-tap $? "revoked, hashes+sig: root adds crc7.ko's digest, signed by the build key, to the blacklist keyring"
+tap $? "revoked, hashes+sig: root adds crc7.ko's digest, signed by the trusted test key, to the blacklist keyring"
 for stage in PLAIN IMA; do
 	for path in finit init zst; do
 		saw revoked "^$stage-$path errno=EKEYREJECTED taint=0\$" &&
