@@ -19,8 +19,8 @@ shift
 results=$build/test-results
 mkdir -p "$results"
 
-check_suites="docs unit tools-unit tools-fuzz tools tools-ima attest kconfig generator series vm allowlist security dkms repro"
-full_suites="$check_suites generator-btf series-build vm-full dkms-sigforce allowlist-relinked repro-sig repro-btf attest-reboot"
+check_suites="docs unit tools-unit tools-fuzz sanitizers tools tools-ima attest kconfig generator series vm allowlist security dkms kunit concurrency repro"
+full_suites="$check_suites generator-btf series-build vm-full dkms-sigforce concurrency-long secureboot allowlist-relinked repro-sig repro-btf attest-reboot"
 
 command_of() {	# command_of SUITE: the command that runs it
 	case $1 in
@@ -28,6 +28,7 @@ command_of() {	# command_of SUITE: the command that runs it
 	unit) echo "env CMOCKA_MESSAGE_OUTPUT=TAP $build/tools/test_modload" ;;
 	tools-unit) echo "$here/../tools/tests/run-unit-tests.sh $build/tools/modhash/tests/test-*" ;;
 	tools-fuzz) echo "make -s -C $here/../tools O=$build/tools/modhash UAPI_HEADER=$build/src/patched/include/uapi/linux/module_hashes.h fuzz FUZZ_SECONDS=10" ;;
+	sanitizers) echo "$here/tools/check-sanitizers.sh $build" ;;
 	tools) echo "$here/tools/check-modhash.sh $build" ;;
 	tools-ima) echo "$here/tools/check-ima-tools.sh $build" ;;
 	attest) echo "$here/vm/run-attest.sh $build" ;;
@@ -41,6 +42,10 @@ command_of() {	# command_of SUITE: the command that runs it
 	vm-full) echo "$here/vm/run-verdicts.sh $build sig nosig btf hashes+sigforce pristine-sig pristine-nosig" ;;
 	allowlist) echo "$here/vm/run-allowlist.sh $build" ;;
 	security) echo "$here/vm/run-security.sh $build" ;;
+	concurrency) echo "$here/vm/run-concurrency.sh $build 50 hashes hashes+sig" ;;
+	concurrency-long) echo "$here/vm/run-concurrency.sh $build 200 hashes hashes+sig" ;;
+	secureboot) echo "$here/vm/run-secureboot.sh $build hashes+sig" ;;
+	kunit) echo "$here/vm/run-kunit.sh $build hashes hashes+sig" ;;
 	dkms) echo "$here/vm/run-dkms.sh $build hashes+sig" ;;
 	dkms-sigforce) echo "$here/vm/run-dkms.sh $build hashes+sigforce" ;;
 	allowlist-relinked) echo "$here/vm/run-relinked-lists.sh $build" ;;

@@ -60,7 +60,10 @@ static inline const char *fixture_path(const char *name)
 	return path[which];
 }
 
-/* Read a fixture file into malloc'ed memory (NULL if it cannot). */
+/*
+ * Read a fixture file into malloc'ed memory (NULL if it cannot), with a NUL
+ * after its bytes so that text fixtures can be used as C strings.
+ */
 static inline unsigned char *fixture_read(const char *name, size_t *len)
 {
 	FILE *fp = fopen(fixture_path(name), "rb");
@@ -76,6 +79,8 @@ static inline unsigned char *fixture_read(const char *name, size_t *len)
 		if (buf && fread(buf, 1, (size_t)size, fp) != (size_t)size) {
 			free(buf);
 			buf = NULL;
+		} else if (buf) {
+			buf[size] = '\0';
 		}
 		*len = (size_t)size;
 	}
