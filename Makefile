@@ -228,11 +228,14 @@ bench: $(OUT)/hashes/bzImage $(OUT)/hashes+sig/bzImage $(TOOLS)/module-hashes $(
 	mv $(BENCH)/list-cost.md.tmp $(BENCH)/list-cost.md
 	tests/bench/load-cost.sh $(B) > $(BENCH)/load-cost.md.tmp
 	mv $(BENCH)/load-cost.md.tmp $(BENCH)/load-cost.md
+	tests/bench/list-lookup.sh $(B) > $(BENCH)/list-lookup.md.tmp
+	mv $(BENCH)/list-lookup.md.tmp $(BENCH)/list-lookup.md
 	tests/bench/build-cost.sh $(B) > $(BENCH)/build-cost.md.tmp
 	mv $(BENCH)/build-cost.md.tmp $(BENCH)/build-cost.md
 	tests/bench/figures.sh $(B) > $(BENCH)/figures.md.tmp
 	mv $(BENCH)/figures.md.tmp $(BENCH)/figures.md
-	@cat $(BENCH)/build-step.md $(BENCH)/list-cost.md $(BENCH)/load-cost.md $(BENCH)/build-cost.md $(BENCH)/figures.md
+	@cat $(BENCH)/build-step.md $(BENCH)/list-cost.md $(BENCH)/load-cost.md $(BENCH)/list-lookup.md \
+		$(BENCH)/build-cost.md $(BENCH)/figures.md
 
 $(BENCH)/debian/modules.order: tests/bench/debian-modules.sh | $(B)/deps.stamp
 	tests/bench/debian-modules.sh $(BENCH)/debian
