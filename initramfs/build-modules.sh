@@ -43,8 +43,9 @@
 # CONFIG_MODULE_SIG), and OUT/mods.sha256, the host's digests of those
 # files (see below).
 # The kernel's module key is the one whose certificate the kernel has built
-# in: the key kbuild generated (certs/signing_key.pem, when
-# CONFIG_MODULE_SIG_KEY makes one) or else the test key of tests/keys,
+# in, as its configuration says: the key kbuild generated
+# (CONFIG_MODULE_SIG_KEY="certs/signing_key.pem"; a build directory may
+# hold a stale one from an earlier configuration) or the test key of tests/keys,
 # when the build trusts its certificate (CONFIG_SYSTEM_TRUSTED_KEYS,
 # kernel/build/configure.sh).
 # Signatures are appended with the build's scripts/sign-file, which every
@@ -179,7 +180,7 @@ sign "$out/foreign-key.pem" "$out/foreign-cert.pem" "$root/mods/hello.ko" "$root
 rm -f "$out/foreign-key.pem" "$out/foreign-cert.pem"
 
 if grep -q "^CONFIG_MODULE_SIG=y" "$out/config"; then
-	if [ -f "$obj/certs/signing_key.pem" ]; then
+	if grep -qx 'CONFIG_MODULE_SIG_KEY="certs/signing_key.pem"' "$out/config"; then
 		key=$obj/certs/signing_key.pem
 		cert=$obj/certs/signing_key.x509
 	elif grep -qx 'CONFIG_SYSTEM_TRUSTED_KEYS="certs/trusted-keys.pem"' "$out/config" &&
