@@ -94,9 +94,9 @@ load_module() {
 		modtaint=$(cat "/sys/module/$name/taint")
 		[ -n "$modtaint" ] || modtaint=-
 	fi
-	# The clocksource switch can land in the middle of a load; it is not
-	# the loader's doing.
-	dmesg | grep -v '^clocksource: ' > /tmp/load.log
+	# The clocksource switch and the TSC's refined calibration can land in
+	# the middle of a load; they are not the loader's doing.
+	dmesg | grep -v -E '^(clocksource|tsc): ' > /tmp/load.log
 }
 
 kmod_client() {	# kmod_client PATH FILE NAME
@@ -161,7 +161,10 @@ overwrite_load() {
 parallel_load() {
 	rm -rf /tmp/parallel
 	mkdir /tmp/parallel
-	companions=$(find "/lib/modules/$(uname -r)" -name '*.ko*' ! -name "$2.ko*" | sort)
+	# KUnit and its tests are not companions: a test runs when it loads,
+	# and taints the kernel (N).
+	companions=$(find "/lib/modules/$(uname -r)" -name '*.ko*' ! -name "$2.ko*" \
+		! -path '*/kunit/*' ! -name '*_test.ko*' | sort)
 	for i in 1 2 3 4; do
 		modload finit "$1" > "/tmp/parallel/load.$i" 2>/dev/null &
 	done
