@@ -8,7 +8,7 @@
 #    installed) through finit_module() and init_module() in turn and
 #    unload it; worker 4 does the same with crc7 and adds the kernel's
 #    decompressor (finit_module(MODULE_INIT_COMPRESSED_FILE) of
-#    crc7.ko.xz or .zst);
+#    crc7.ko.xz, or .zst where the kernel decompresses zstd);
 #  - in every iteration each worker also tries crc7 with one byte changed
 #    and the unlisted hello.ko, alternating finit_module() and
 #    init_module().
@@ -33,16 +33,15 @@ mkdir -p "$work"
 stages="plain ima"
 tap_plan $(($# * (2 * 3 + 2)))
 
-cat > "$work/concurrency.sh" <<GUEST
+cat > "$work/concurrency.sh.in" <<GUEST
 #!/bin/sh
 . /bin/vmtest.sh
 iterations=$iterations
 GUEST
-cat >> "$work/concurrency.sh" <<'GUEST'
+cat >> "$work/concurrency.sh.in" <<'GUEST'
 release=$(uname -r)
 installed() { find /lib/modules/$release -name "$1.ko" | head -n 1; }
-compressed=/mods/crc7.ko.xz
-[ -f "$compressed" ] || compressed=/mods/crc7.ko.zst
+compressed=/mods/crc7.ko.$COMPRESSION
 
 # worker NAME FILE: the loop of one worker; one line per attempt.
 worker() {
@@ -80,6 +79,10 @@ GUEST
 # timeout for the longer runs.
 export VM_QEMU_ARGS="-smp 2" VM_TIMEOUT=$((120 + 3 * iterations))
 for variant in "$@"; do
+	# The format of the kernel's own decompressor: zstd or xz.
+	compression=xz
+	grep -q '^CONFIG_MODULE_COMPRESS_ZSTD=y' "$build/out/$variant/config" 2> /dev/null && compression=zst
+	sed "s/^iterations=.*/&\nCOMPRESSION=$compression/" "$work/concurrency.sh.in" > "$work/concurrency.sh"
 	boot concurrency "$variant" module.sig_enforce=1
 	mv "$work/concurrency.out" "$work/$variant.out"
 	mv "$work/concurrency.rc" "$work/$variant.rc"
