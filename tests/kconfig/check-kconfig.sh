@@ -57,6 +57,13 @@ configured() {
 	echo "$obj/.config"
 }
 
+# Both trees at once (each configuration is one make process).
+for variant in sig nosig hashes; do
+	for tree in pristine patched; do
+		[[ $tree/$variant == pristine/hashes ]] || configured "$tree" "$variant" > /dev/null &
+	done
+	wait
+done
 for variant in sig nosig; do
 	pristine=$(options pristine "$variant")
 	patched=$(options patched "$variant")
