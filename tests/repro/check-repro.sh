@@ -113,7 +113,7 @@ check_load "tampered crc7-flipped.ko is refused under lockdown" finit /mods/crc7
 	EPERM 0 - 'Lockdown: [a-z]+: unsigned module loading is restricted'
 if [ -f /mods/hello-signed.ko ]; then
 	check_load "hello-signed.ko (the trusted test key, as DKMS signs) loads under lockdown" \
-		finit /mods/hello-signed.ko OK 4096 O -
+		finit /mods/hello-signed.ko OK 4096 O 'hello: loading out-of-tree module taints kernel'
 fi
 tap_plan
 GUEST
