@@ -27,7 +27,7 @@ command_of() {	# command_of SUITE: the command that runs it
 	docs) echo "$here/docs/check-notes.sh" ;;
 	unit) echo "env CMOCKA_MESSAGE_OUTPUT=TAP $build/tools/test_modload" ;;
 	tools-unit) echo "$here/../tools/tests/run-unit-tests.sh $build/tools/modhash/tests/test-*" ;;
-	tools-fuzz) echo "make -s -j$(nproc) -C $here/../tools O=$build/tools/modhash UAPI_HEADER=$build/src/patched/include/uapi/linux/module_hashes.h fuzz FUZZ_SECONDS=10" ;;
+	tools-fuzz) echo "make -s -j$(nproc) -C $here/../tools O=$build/tools/modhash UAPI_HEADER=$build/src/patched/include/uapi/linux/module_hashes.h fuzz FUZZ_SECONDS=5" ;;
 	sanitizers) echo "$here/tools/check-sanitizers.sh $build" ;;
 	tools) echo "$here/tools/check-modhash.sh $build" ;;
 	tools-ima) echo "$here/tools/check-ima-tools.sh $build" ;;
