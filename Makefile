@@ -60,7 +60,7 @@ PACKAGES := linux-source-6.12 build-essential bc bison flex perl patch \
 	qemu-system-x86 ima-evm-utils keyutils xz-utils zstd cpio gzip \
 	ccache libcmocka-dev \
 	liblzma-dev libzstd-dev zlib1g-dev liblz4-dev libbz2-dev libjson-c-dev \
-	clang swtpm swtpm-tools tpm2-tools ovmf sbsigntool \
+	clang swtpm swtpm-tools tpm2-tools ovmf sbsigntool systemd-boot-efi \
 	lz4 bzip2 xxd python3
 
 HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2

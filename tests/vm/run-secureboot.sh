@@ -3,11 +3,13 @@
 # The allowlist kernel under UEFI secure boot, in TAP: Debian's OVMF
 # build with secure boot enforced (OVMF_CODE_4M.secboot.fd) and the
 # test-only "snakeoil" key enrolled as PK, KEK and db
-# (OVMF_VARS_4M.snakeoil.fd), the kernel signed with that key by sbsign.
+# (OVMF_VARS_4M.snakeoil.fd), the kernel and a unified kernel image
+# holding it (systemd-boot-efi's stub, booted from an EFI system
+# partition) signed with that key by sbsign.
 # VARIANT needs EFI_STUB, IMA_ARCH_POLICY and LOCK_DOWN_IN_EFI_SECURE_BOOT
 # (hashes+sig has them).  Checked:
-#  - the firmware refuses the unsigned bzImage (no kernel output): secure
-#    boot is really on;
+#  - the firmware refuses the unsigned image ("Access Denied", no kernel
+#    output): secure boot is really on;
 #  - the signed one boots, the kernel sees secure boot, lockdown is in
 #    integrity mode, the arch policy has enforced module signatures
 #    (sig_enforce=Y) and added IMA's "measure func=MODULE_CHECK" but no
@@ -48,16 +50,21 @@ if [[ -f $kout/bzImage && -f $key ]] &&
 	sbverify --cert "$cert" "$work/bzImage.signed" >> "$work/sign.err" 2>&1; then
 	signed=yes
 fi
-rm -f "$work/db.key"
+trap 'rm -f "$work/db.key"' EXIT
 [[ $signed == yes ]]
 tap $? "$variant: bzImage signed with the snakeoil db key (sbsign, sbverify)"
 [[ $signed == yes ]] || sed 's/^/# /' "$work/sign.err"
 
-# ovmf_boot NAME IMAGE: boot IMAGE under the firmware, with its own copy
-# of the variable store.
+# ovmf_boot NAME IMAGE signed|unsigned [TIMEOUT]: boot IMAGE under the
+# firmware in a unified kernel image (run-vm.sh, VM_UKI) signed with the
+# db key or not, with its own copy of the variable store.
+stub=/usr/lib/systemd/boot/efi/linuxx64.efi.stub
 ovmf_boot() {
+	local key= crt=
+	[[ $3 == signed ]] && key=$work/db.key crt=$cert
 	cp "$vars" "$work/$1.vars"
-	VM_KERNEL=$2 VM_TIMEOUT=${3:-240} VM_QEMU_ARGS="-machine q35,smm=on \
+	VM_UKI=$stub VM_UKI_KEY=$key VM_UKI_CERT=$crt \
+	VM_KERNEL=$2 VM_TIMEOUT=${4:-240} VM_QEMU_ARGS="-machine q35,smm=on \
 -global driver=cfi.pflash01,property=secure,value=on \
 -drive if=pflash,format=raw,unit=0,readonly=on,file=$code \
 -drive if=pflash,format=raw,unit=1,file=$work/$1.vars" boot "$1" "$variant"
@@ -67,10 +74,10 @@ cat > "$work/unsigned.sh" <<'GUEST'
 #!/bin/sh
 echo KERNEL-RAN
 GUEST
-ovmf_boot unsigned "$kout/bzImage" 90
-! grep -q 'Linux version' "$work/unsigned.console" && ! grep -q '^KERNEL-RAN' "$work/unsigned.out" &&
-	[[ -s $work/unsigned.console ]]
-tap $? "$variant: the firmware does not start the unsigned bzImage (secure boot enforced)"
+ovmf_boot unsigned "$kout/bzImage" unsigned 60
+! grep -aq 'Linux version' "$work/unsigned.console" && ! grep -q '^KERNEL-RAN' "$work/unsigned.out" &&
+	grep -aq 'failed to load Boot.*Access Denied' "$work/unsigned.console"
+tap $? "$variant: the firmware refuses the unsigned image (Access Denied) and no kernel runs (secure boot enforced)"
 
 # A MOK-style key of the machine owner's, for an IMA signature.
 openssl req -new -x509 -newkey rsa:2048 -nodes -sha256 -days 1 -batch \
@@ -97,7 +104,7 @@ evmctl ima_sign --key /tmp/owner.pem -a sha256 /tmp/imasig.ko > /dev/null 2>&1 &
 result IMASIG finit /tmp/imasig.ko
 result DKMS finit /mods/hello-signed.ko
 GUEST
-ovmf_boot signed "$work/bzImage.signed"
+ovmf_boot signed "$work/bzImage.signed" signed
 saw signed '^SECUREBOOT$' && saw signed '^LOCKDOWN .*\[integrity\]'
 tap $? "$variant, secure boot: the kernel sees secure boot and locks down in integrity mode"
 saw signed '^SIG_ENFORCE Y$' && saw signed '^POLICY measure func=MODULE_CHECK' &&

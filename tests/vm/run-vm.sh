@@ -5,7 +5,8 @@
 # /test.sh, and the extra kernel command line arguments.  The whole
 # serial console goes to CONSOLE_LOG; what the guest script printed (TAP)
 # goes to stdout.  $VM_KERNEL boots another image instead of
-# KERNEL_OUT/bzImage (a vmlinux, through its PVH entry point).
+# KERNEL_OUT/bzImage (a vmlinux, through its PVH entry point); $VM_UKI
+# boots it as a unified kernel image from an EFI system partition (below).
 # $VM_QEMU_ARGS adds qemu options (split at spaces), e.g. a TPM device.
 #
 # Exits non-zero unless the boot ended cleanly, and then says why in TAP
@@ -39,11 +40,35 @@ cat "$base" "$kout/modules.cpio.gz" "$work/test.cpio.gz" > "$work/initrd"
 # warnings (KERN_WARNING) on the console: a WARN() prints its "WARNING:"
 # line at that level, and the console is where console_trouble looks.
 timeout=${VM_TIMEOUT:-120}
+cmdline="console=ttyS0 panic=-1 loglevel=5 tsc=reliable $*"
+kernel=${VM_KERNEL:-$kout/bzImage}
+if [ -n "${VM_UKI:-}" ]; then
+	# Firmware that must verify what it starts (UEFI secure boot) gets a
+	# unified kernel image, the EFI stub $VM_UKI (systemd-boot-efi's
+	# linuxx64.efi.stub) with the kernel, initrd and command line as
+	# sections, signed with $VM_UKI_KEY and $VM_UKI_CERT when they are
+	# set, as the removable-media boot file of an EFI system partition
+	# (qemu's vvfat): qemu's -kernel would let OVMF fall back to an
+	# unverified legacy start.
+	mkdir -p "$work/esp/EFI/BOOT"
+	printf '%s' "$cmdline" > "$work/cmdline"
+	objcopy --add-section .cmdline="$work/cmdline" --change-section-vma .cmdline=0x30000 \
+		--add-section .linux="$kernel" --change-section-vma .linux=0x2000000 \
+		--add-section .initrd="$work/initrd" --change-section-vma .initrd=0x3000000 \
+		"$VM_UKI" "$work/uki.efi"
+	if [ -n "${VM_UKI_KEY:-}" ]; then
+		sbsign --key "$VM_UKI_KEY" --cert "$VM_UKI_CERT" \
+			--output "$work/esp/EFI/BOOT/BOOTX64.EFI" "$work/uki.efi" > /dev/null
+	else
+		cp "$work/uki.efi" "$work/esp/EFI/BOOT/BOOTX64.EFI"
+	fi
+	set -- -drive "file=fat:rw:$work/esp,format=raw"
+else
+	set -- -kernel "$kernel" -initrd "$work/initrd" -append "$cmdline"
+fi
 qemu_status=0
 timeout "$timeout" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
-	-nographic -no-reboot -nodefaults -serial stdio \
-	-kernel "${VM_KERNEL:-$kout/bzImage}" -initrd "$work/initrd" \
-	-append "console=ttyS0 panic=-1 loglevel=5 tsc=reliable $*" \
+	-nographic -no-reboot -nodefaults -serial stdio "$@" \
 	${VM_QEMU_ARGS:-} \
 	< /dev/null > "$console" 2>&1 || qemu_status=$?
 
