@@ -82,10 +82,8 @@ for variant in "$@"; do
 	# The format of the kernel's own decompressor: zstd or xz.
 	compression=xz
 	grep -q '^CONFIG_MODULE_COMPRESS_ZSTD=y' "$build/out/$variant/config" 2> /dev/null && compression=zst
-	sed "s/^iterations=.*/&\nCOMPRESSION=$compression/" "$work/concurrency.sh.in" > "$work/concurrency.sh"
-	boot concurrency "$variant" module.sig_enforce=1
-	mv "$work/concurrency.out" "$work/$variant.out"
-	mv "$work/concurrency.rc" "$work/$variant.rc"
+	sed "s/^iterations=.*/&\nCOMPRESSION=$compression/" "$work/concurrency.sh.in" > "$work/$variant.sh"
+	boot "$variant" "$variant" module.sig_enforce=1
 	out=$work/$variant.out
 	for stage in $stages; do
 		# $stage: what a refusal gets, through finit and through init.
