@@ -6,7 +6,7 @@
 #                   allowlisted module, a tampered one and a foreign one
 #                   (about 8 min on 2 cores; one progress line per step)
 #   make kernels    every config variant (sig nosig hashes hashes+sig btf
-#                   hashes+sigforce)
+#                   hashes+sigforce debug)
 #   make check      what CI runs: the allowlist variants (hashes,
 #                   hashes+sig) and every security-relevant test; ends
 #                   with "N passed, N failed" (at most 45 min, see NOTES)
@@ -37,7 +37,7 @@ OUT := $(B)/out
 TOOLS := $(B)/tools
 TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 
-VARIANTS := sig nosig hashes hashes+sig btf hashes+sigforce
+VARIANTS := sig nosig hashes hashes+sig btf hashes+sigforce debug
 PRISTINE_VARIANTS := sig nosig
 # The kernels "make check" tests: those that carry the allowlist (btf, the
 # same with debug information and BTF, is left to check-full).
@@ -213,7 +213,7 @@ check-full: all initramfs tools $(TOOLS)/test_modload \
 repro: $(B)/initramfs/base.cpio.gz $(OUT)/sig/bzImage
 	rm -rf $(REPRO_VARIANTS:%=$(SRC)/patched/obj-%) $(REPRO_VARIANTS:%=$(OUT)/%)
 	$(MAKE) $(REPRO_VARIANTS:%=$(OUT)/%/bzImage)
-	tests/run-all.sh $(B) repro repro-sig repro-btf
+	tests/run-all.sh $(B) repro repro-keys repro-hashes+sig repro-sig repro-btf
 
 # Measurements for NOTES.md (tests/bench), written to build/bench/*.md.
 # Debian's own modules of the same 6.12 release come with apt-get download.

@@ -4,10 +4,13 @@
 # it comes, keep it in BUILD_DIR/test-results/SUITE.tap, and end with the
 # line "N passed, N failed".  Exits non-zero if anything failed.
 #   check  the suites of "make check" (CI): everything that tests the
-#          allowlist kernels, hashes and hashes+sig
-#   full   those of "make check-full": check, plus sig, nosig, btf, the
-#          pristine kernels and their golden file, per-patch builds, and
-#          the reproducibility of sig and btf
+#          allowlist kernels, hashes and hashes+sig (hashes rebuilt from
+#          scratch and compared byte for byte; of hashes+sig, what makes
+#          it reproducible: no generated key, fixed certificates)
+#   full   those of "make check-full": check, plus sig, nosig, btf,
+#          hashes+sigforce, the debug kernel, the pristine kernels and
+#          their golden file, per-patch builds, secure boot, and the
+#          reproducibility of hashes+sig, sig and btf
 # A suite fails as a whole (one extra "not ok") when it exits non-zero
 # without reporting a failure, or when the number of its results is not
 # the plan ("1..N") it declared: results that silently disappeared are
@@ -19,8 +22,8 @@ shift
 results=$build/test-results
 mkdir -p "$results"
 
-check_suites="docs unit tools-unit tools-fuzz sanitizers tools tools-ima attest kconfig generator series vm allowlist security dkms kunit concurrency repro"
-full_suites="$check_suites generator-btf series-build vm-full dkms-sigforce concurrency-long secureboot allowlist-relinked repro-sig repro-btf attest-reboot"
+check_suites="docs unit tools-unit tools-fuzz sanitizers tools tools-ima attest kconfig generator series vm allowlist security dkms kunit concurrency repro repro-keys"
+full_suites="$check_suites generator-btf series-build vm-full dkms-sigforce concurrency-long secureboot allowlist-relinked repro-hashes+sig repro-sig repro-btf attest-reboot debug-verdicts debug-concurrency debug-kunit hash-count"
 
 command_of() {	# command_of SUITE: the command that runs it
 	case $1 in
@@ -47,9 +50,15 @@ command_of() {	# command_of SUITE: the command that runs it
 	secureboot) echo "$here/vm/run-secureboot.sh $build hashes+sig" ;;
 	kunit) echo "$here/vm/run-kunit.sh $build hashes hashes+sig" ;;
 	dkms) echo "$here/vm/run-dkms.sh $build hashes+sig" ;;
+	debug-verdicts) echo "$here/vm/run-verdicts.sh $build debug" ;;
+	debug-concurrency) echo "$here/vm/run-concurrency.sh $build 200 debug" ;;
+	debug-kunit) echo "$here/vm/run-kunit.sh $build debug" ;;
+	hash-count) echo "$here/vm/run-hash-count.sh $build debug" ;;
 	dkms-sigforce) echo "$here/vm/run-dkms.sh $build hashes+sigforce" ;;
 	allowlist-relinked) echo "$here/vm/run-relinked-lists.sh $build" ;;
-	repro) echo "$here/repro/check-repro.sh $build hashes hashes+sig" ;;
+	repro) echo "$here/repro/check-repro.sh $build hashes" ;;
+	repro-keys) echo "$here/repro/check-fixed-keys.sh $build hashes+sig" ;;
+	repro-hashes+sig) echo "$here/repro/check-repro.sh $build hashes+sig" ;;
 	repro-sig) echo "$here/repro/check-repro.sh $build sig" ;;
 	repro-btf) echo "$here/repro/check-repro.sh $build btf" ;;
 	*) return 1 ;;

@@ -2,9 +2,10 @@
 # Usage: run-verdicts.sh BUILD_DIR KERNEL...
 # Run the loads listed in verdicts.tsv, one VM boot each, on the named
 # kernels: KERNEL is a published kernel, BUILD_DIR/out/KERNEL, either a
-# variant (hashes, hashes+sig, sig, nosig, btf) or pristine-VARIANT, the
-# unpatched tree built with that variant's config.  A row of variant V
-# runs on kernel V and on pristine-V, each only if named.  A named kernel
+# variant (hashes, hashes+sig, sig, nosig, btf, debug) or pristine-VARIANT,
+# the unpatched tree built with that variant's config.  A row of variant V
+# runs on kernel V and on pristine-V, each only if named (hashes+sig's
+# also on debug).  A named kernel
 # that is not built (bzImage, modules.cpio.gz, mods.sha256) fails its
 # rows: nothing disappears.
 #
@@ -52,10 +53,19 @@ while IFS=$'\t' read -r name args setup; do
 	mode_setup[$name]=$setup
 done < "$here/modes.tsv"
 
+# The kernels a row of VARIANT runs on: its patched kernel, the pristine
+# one, and for hashes+sig the debug kernel (hashes+sig under KASAN,
+# lockdep and panic_on_warn, kernel/configs/debug.config).
+row_kernels() {
+	echo "$1 pristine-$1"
+	[[ $1 != hashes+sig ]] || echo debug
+}
+
 # Every kernel named must be one the table has rows for.
-variants=" $(grep -v '^#' "$here/verdicts.tsv" | cut -f1 | sort -u | tr '\n' ' ') "
+variants=" $(grep -v '^#' "$here/verdicts.tsv" | cut -f1 | sort -u |
+	while read -r v; do row_kernels "$v"; done | tr '\n' ' ') "
 for kernel in $kernels; do
-	[[ $variants == *" ${kernel#pristine-} "* ]] ||
+	[[ $variants == *" $kernel "* ]] ||
 		{ echo "Bail out! no rows in verdicts.tsv for kernel $kernel"; exit 1; }
 done
 
@@ -68,7 +78,7 @@ while IFS=$'\t' read -r variant modes module paths errno taint modtaint log; do
 		for path in ${paths//,/ }; do
 			id="$variant $mode $module $path"
 			[[ -z ${VM_ONLY-} || $id =~ $VM_ONLY ]] || continue
-			for kernel in "$variant" "pristine-$variant"; do
+			for kernel in $(row_kernels "$variant"); do
 				[[ $kernels == *" $kernel "* ]] || continue
 				loads+=("$(printf "%s\x1f" "$kernel" "$mode" "$module" "$path" "$errno" "$taint" "$modtaint" "$log")$id")
 			done
