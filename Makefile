@@ -116,7 +116,11 @@ kernels: $(VARIANTS:%=$(OUT)/%/bzImage)
 pristine-kernels: $(PRISTINE_VARIANTS:%=$(OUT)/pristine-%/bzImage)
 
 # How long a cold build of each takes here (NOTES.md, measured figures).
-estimate = $(if $(filter btf,$(1)),8 min on 2 cores,6 min on 2 cores$(if $(filter ccache%,$(KERNEL_CC)),$(comma) less with a warm ccache))
+estimate = $(or $(estimate-$(1)),6 min on 2 cores)$(if $(filter ccache%,$(KERNEL_CC)),$(comma) less with a warm ccache)
+estimate-btf := 8 min on 2 cores
+estimate-debug := 14 min on 2 cores
+estimate-hashes+sig := 8 min on 2 cores
+estimate-hashes+sigforce := 8 min on 2 cores
 comma := ,
 
 $(OUT)/pristine-%/bzImage: $(SRC)/pristine.stamp kernel/configs/base.config kernel/configs/%.config
