@@ -240,8 +240,10 @@ bench: $(OUT)/hashes/bzImage $(OUT)/hashes+sig/bzImage $(TOOLS)/module-hashes $(
 	mv $(BENCH)/build-cost.md.tmp $(BENCH)/build-cost.md
 	tests/bench/figures.sh $(B) > $(BENCH)/figures.md.tmp
 	mv $(BENCH)/figures.md.tmp $(BENCH)/figures.md
+	tests/bench/summary.sh $(BENCH) $(wildcard $(B)/test-results/hash-count.tap) > $(BENCH)/summary.md.tmp
+	mv $(BENCH)/summary.md.tmp $(BENCH)/summary.md
 	@cat $(BENCH)/build-step.md $(BENCH)/list-cost.md $(BENCH)/load-cost.md $(BENCH)/list-lookup.md \
-		$(BENCH)/build-cost.md $(BENCH)/figures.md
+		$(BENCH)/build-cost.md $(BENCH)/figures.md $(BENCH)/summary.md
 
 $(BENCH)/debian/modules.order: tests/bench/debian-modules.sh | $(B)/deps.stamp
 	tests/bench/debian-modules.sh $(BENCH)/debian

@@ -5,7 +5,10 @@
 # it; tests/bench/debian-modules.sh makes one from Debian's kernel), as a
 # markdown table.  Every time is a ratio to the hashing limit measured in
 # the same run: the modules' bytes divided by OpenSSL's SHA-256 speed on
-# one core (openssl speed) times the number of cores.  Rows:
+# one core (openssl speed) times the number of cores (for two digests per
+# module, of the modules' bytes and their stripped copies').  The steps
+# that take under a second are timed five times, and their median is
+# given.  Rows:
 #  - GENERATOR (scripts/module-hashes) with one digest per module, and
 #    with two (as built and stripped), threads = cores;
 #  - sha256sum over the same files, one process per core;
@@ -36,6 +39,14 @@ bytes=$(xargs -a "$tmp/files" -d '\n' stat -c %s | awk '{ n += $1 } END { print 
 seconds() {
 	wall_seconds "$tmp/command.log" "$@"
 }
+# median_seconds COMMAND...: the median wall time of five runs, for the
+# steps that take well under a second, where one run is mostly noise
+median_seconds() {
+	local _
+	for _ in 1 2 3 4 5; do
+		seconds "$@"
+	done | sort -n | sed -n 3p
+}
 
 say "OpenSSL SHA-256 speed on one core (about 5 s)"
 # The 16384-byte column of "openssl speed -evp sha256", in kB/s (1000 bytes)
@@ -44,9 +55,16 @@ speed=$(openssl speed -seconds 3 -bytes 16384 -evp sha256 2> /dev/null |
 [[ -n $speed ]] || { say "openssl speed printed no sha256 figure"; exit 1; }
 limit=$(echo "$bytes / ($speed * $cores)" | bc -l)
 
+# per_module LIST: the list's digest bytes over the module count (its
+# header is struct module_hashes_header, 20 bytes)
+per_module() {
+	echo $((($(stat -c %s "$1") - 20) / count))
+}
+
 rows=()
-row() {	# row NAME SECONDS
-	rows+=("$(printf '| %s | %.2f | %.1f |' "$1" "$2" "$(echo "$2 / $limit" | bc -l)")")
+row() {	# row NAME SECONDS [LIMIT]: LIMIT is that of the bytes the step hashes
+	[[ $2 =~ ^[0-9]*\.?[0-9]+$ ]] || { say "$1: no time (its command failed)"; exit 1; }
+	rows+=("$(printf '| %s | %.2f | %.1f |' "$1" "$2" "$(echo "$2 / ${3:-$limit}" | bc -l)")")
 }
 
 say "stripped copies, strip --strip-debug per module ($count modules, about 30 s)"
@@ -54,16 +72,20 @@ strip_pass() {
 	xargs -a "$tmp/files" -d '\n' -P "$cores" -I{} strip --strip-debug -o {}.stripped {}
 }
 row "stripped copies (modfinal: one strip per module, $cores processes)" "$(seconds strip_pass)"
+stripped_bytes=$(sed 's/$/.stripped/' "$tmp/files" | xargs -d '\n' stat -c %s | awk '{ n += $1 } END { print n }')
+# two digests per module hash the modules and their stripped copies
+limit_both=$(echo "($bytes + $stripped_bytes) / ($speed * $cores)" | bc -l)
 
 say "the generator"
 row "allowlist step, -f built (one digest per module)" \
-	"$(seconds "$generator" -j "$cores" -a sha256 -f built -o "$tmp/list1" modules.order)"
-row "allowlist step, -f built,stripped (two digests per module)" \
-	"$(seconds "$generator" -j "$cores" -a sha256 -f built,stripped -o "$tmp/list2" modules.order)"
+	"$(median_seconds "$generator" -j "$cores" -a sha256 -f built -o "$tmp/list1" modules.order)"
+row "allowlist step, -f built,stripped (two digests per module; limit of both forms' bytes)" \
+	"$(median_seconds "$generator" -j "$cores" -a sha256 -f built,stripped -o "$tmp/list2" modules.order)" \
+	"$limit_both"
 
 say "sha256sum"
 row "sha256sum, $cores processes" \
-	"$(seconds xargs -a "$tmp/files" -d '\n' -P "$cores" -n 200 sha256sum)"
+	"$(median_seconds xargs -a "$tmp/files" -d '\n' -P "$cores" -n 200 sha256sum)"
 
 say "a shell loop, one openssl and one hexdump per module (about 1 min)"
 shell_loop() {
@@ -88,7 +110,8 @@ sign_all() {
 }
 row "sign-file, RSA-4096, SHA-512, $cores processes" "$(seconds sign_all)"
 
-echo "Modules: $count, $bytes bytes; $cores cores; OpenSSL SHA-256: $(printf '%.0f' "$(echo "$speed / 1000000" | bc -l)") MB/s per core; hashing limit $(printf '%.3f' "$limit") s."
+echo "Modules: $count, $bytes bytes ($stripped_bytes stripped); $cores cores; OpenSSL SHA-256: $(printf '%.0f' "$(echo "$speed / 1000000" | bc -l)") MB/s per core; hashing limit $(printf '%.3f' "$limit") s ($(printf '%.3f' "$limit_both") s for both forms)."
+echo "List bytes per module at SHA-256: $(per_module "$tmp/list1") with one digest (-f built), $(per_module "$tmp/list2") with two (-f built,stripped)."
 echo
 echo "| step | seconds | × hashing limit |"
 echo "| --- | --- | --- |"

@@ -18,11 +18,22 @@
 # Every time is given as the median of its ROUNDS and as a ratio to the
 # reference's median in the same way (first or repeat), measured in the
 # same invocation.  A load that does not return OK fails the script.
+# The guest's clock: without ACPI there is no HPET or PM timer, so when
+# calibrating the TSC against the PIT fails under TCG (it does on a busy
+# host) the kernel falls back to jiffies and every load takes 0 or 4 ms.
+# Each boot is told the host's TSC frequency (tsc_early_khz=, TCG's TSC
+# runs at the host's) and must report a TSC clocksource, or the script
+# fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 rounds=${2:-40}
 base=$build/initramfs/base.cpio.gz
+# the host's TSC frequency in kHz ("cpu MHz" is the TSC's where the CPU
+# has a constant, known-frequency TSC)
+grep -qw constant_tsc /proc/cpuinfo ||
+	{ echo "load-cost.sh: the host's TSC is not constant: no clock to time loads with" >&2; exit 1; }
+tsc_khz=$(awk -F': *' '/^cpu MHz/ { printf "%d\n", $2 * 1000; exit }' /proc/cpuinfo)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 say() { echo "load-cost.sh: $*" >&2; }
@@ -32,6 +43,7 @@ guest_script() {
 	cat <<GUEST
 #!/bin/sh
 . /bin/vmtest.sh
+echo "CLOCKSOURCE \$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 setup_mode "$1"
 timed_load() {	# timed_load FILE KIND
 	set -- \$(modload --time finit "\$1") "\$2"
@@ -55,9 +67,20 @@ done
 GUEST
 }
 
+# (printf, not print: awk prints a number of 1 000 000 or more as
+# 1.90419e+06, which bc cannot read)
 median() {	# median KIND FILE: the median of KIND's times, in ns
 	awk -v k="$1" '$1 == k { print $2 }' "$2" | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+		awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; printf "%.0f\n", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# quotient A B: A / B, or the script fails (an empty figure would print
+# as 0)
+quotient() {
+	local q
+	q=$(echo "$1 / $2" | bc -l 2>&1)
+	[[ $q =~ ^[0-9]*\.?[0-9]+$ ]] || { say "cannot divide \"$1\" by \"$2\": $q"; exit 1; }
+	echo "$q"
 }
 
 rows=(
@@ -77,11 +100,14 @@ for row in "${rows[@]}"; do
 	guest_script "$setup" > "$tmp/guest.sh"
 	# shellcheck disable=SC2046 # the arguments are split at commas on purpose
 	if ! VM_TIMEOUT=600 "$here/../vm/run-vm.sh" "$kout" "$base" "$tmp/guest.sh" "$tmp/console.$n" \
-		$([[ $args == - ]] || echo "${args//,/ }") > "$tmp/times.$n"; then
+		$([[ $args == - ]] || echo "${args//,/ }") "tsc_early_khz=$tsc_khz" > "$tmp/times.$n"; then
 		say "$name: the boot failed; its output:"
 		sed 's/^/  /' "$tmp/times.$n" >&2
 		exit 1
 	fi
+	clock=$(sed -n 's/^CLOCKSOURCE //p' "$tmp/times.$n")
+	[[ $clock == tsc || $clock == tsc-early ]] ||
+		{ say "$name: the guest's clock is \"$clock\", not the TSC: its times would be jiffies"; exit 1; }
 	for kind in FIRST REPEAT; do
 		[[ $(grep -c "^$kind " "$tmp/times.$n") == "$rounds" ]] ||
 			{ say "$name: not $rounds $kind loads"; sed 's/^/  /' "$tmp/times.$n" >&2; exit 1; }
@@ -100,7 +126,10 @@ for row in "${rows[@]}"; do
 	n=$((n + 1))
 	first=$(median FIRST "$tmp/times.$n")
 	repeat=$(median REPEAT "$tmp/times.$n")
+	first_us=$(quotient "$first" 1000)
+	first_ratio=$(quotient "$first" "$ref_first")
+	repeat_us=$(quotient "$repeat" 1000)
+	repeat_ratio=$(quotient "$repeat" "$ref_repeat")
 	printf '| %s | %.0f | %.2f | %.0f | %.2f |\n' "$name" \
-		"$(echo "$first / 1000" | bc -l)" "$(echo "$first / $ref_first" | bc -l)" \
-		"$(echo "$repeat / 1000" | bc -l)" "$(echo "$repeat / $ref_repeat" | bc -l)"
+		"$first_us" "$first_ratio" "$repeat_us" "$repeat_ratio"
 done
