@@ -27,7 +27,7 @@ while kill -0 "$pid" 2>/dev/null; do
 	sleep 2
 	if (( SECONDS - start >= next )); then
 		last=$(tail -n 1 "$log" 2>/dev/null | cut -c1-100)
-		echo "$label: still running, $(( (SECONDS - start) / 60 )) min so far${last:+ (log: $last)}"
+		echo "$label: still running, $(( (SECONDS - start) / 60 )) min so far${last:+; last line of the log: $last}"
 		next=$((next + 60))
 	fi
 done
