@@ -29,6 +29,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 say() { echo "build-step.sh: $*" >&2; }
 . "$(dirname "$0")/../lib/timing.sh"
+. "$(dirname "$0")/../lib/allowlist.sh"
 
 cd "$dir"
 sed 's/\.o$/.ko/' modules.order > "$tmp/files"
@@ -55,10 +56,9 @@ speed=$(openssl speed -seconds 3 -bytes 16384 -evp sha256 2> /dev/null |
 [[ -n $speed ]] || { say "openssl speed printed no sha256 figure"; exit 1; }
 limit=$(echo "$bytes / ($speed * $cores)" | bc -l)
 
-# per_module LIST: the list's digest bytes over the module count (its
-# header is struct module_hashes_header, 20 bytes)
+# per_module LIST: the list's digest bytes over the module count
 per_module() {
-	echo $((($(stat -c %s "$1") - 20) / count))
+	echo $(($(list_digest_bytes "$1") / count))
 }
 
 rows=()

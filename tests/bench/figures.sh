@@ -21,7 +21,7 @@ for out in "$build"/out/*/; do
 	list=- per=- step=-
 	if [[ -f $obj/.module-hashes.bin ]]; then
 		list=$(stat -c %s "$obj/.module-hashes.bin")
-		per=$(( (list - 20) / modules ))
+		per=$(($(list_digest_bytes "$obj/.module-hashes.bin") / modules))
 		# the command kbuild ran, timed in the build dir, writing elsewhere
 		cmd=$(allowlist_step "$obj")
 		step=$(cd "$obj" && TIMEFORMAT=%R && { time $cmd -o "$tmp/list.bin" modules.order > /dev/null; } 2>&1)

@@ -4,11 +4,19 @@
 # that need them.
 allowlist_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
+# Size of struct module_hashes_header, which the digests follow.
+allowlist_header_bytes=20
+
+# list_digest_bytes LIST: the bytes of LIST's digests, without the header
+list_digest_bytes() {
+	echo $(($(stat -c %s "$1") - allowlist_header_bytes))
+}
+
 # list_digests LIST [HEXCHARS]: its digests in hex, one a line, nothing for
 # an empty list; HEXCHARS is twice the digest size (default 64, SHA-256).
 list_digests() {
 	local hex i width=${2:-64}
-	hex=$(tail -c +21 "$1" | od -An -v -tx1 | tr -d ' \n')
+	hex=$(tail -c +$((allowlist_header_bytes + 1)) "$1" | od -An -v -tx1 | tr -d ' \n')
 	for ((i = 0; i < ${#hex}; i += width)); do
 		echo "${hex:i:width}"
 	done
