@@ -34,7 +34,11 @@ say() { echo "build-step.sh: $*" >&2; }
 cd "$dir"
 sed 's/\.o$/.ko/' modules.order > "$tmp/files"
 count=$(wc -l < "$tmp/files")
-bytes=$(xargs -a "$tmp/files" -d '\n' stat -c %s | awk '{ n += $1 } END { print n }')
+# total_bytes LISTFILE: the summed size of the files LISTFILE names
+total_bytes() {
+	xargs -a "$1" -d '\n' stat -c %s | awk '{ n += $1 } END { print n }'
+}
+bytes=$(total_bytes "$tmp/files")
 
 # seconds COMMAND...: wall time of COMMAND, which must succeed
 seconds() {
@@ -72,7 +76,8 @@ strip_pass() {
 	xargs -a "$tmp/files" -d '\n' -P "$cores" -I{} strip --strip-debug -o {}.stripped {}
 }
 row "stripped copies (modfinal: one strip per module, $cores processes)" "$(seconds strip_pass)"
-stripped_bytes=$(sed 's/$/.stripped/' "$tmp/files" | xargs -d '\n' stat -c %s | awk '{ n += $1 } END { print n }')
+sed 's/$/.stripped/' "$tmp/files" > "$tmp/stripped-files"
+stripped_bytes=$(total_bytes "$tmp/stripped-files")
 # two digests per module hash the modules and their stripped copies
 limit_both=$(echo "($bytes + $stripped_bytes) / ($speed * $cores)" | bc -l)
 
