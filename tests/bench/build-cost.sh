@@ -6,8 +6,10 @@
 # module signing on, SECURITY_LOCKDOWN_LSM off: nothing else changes),
 # each built from scratch in its own directory of the patched tree with
 # plain gcc (no ccache), then once more after `touch lib/crc7.c` (an
-# incremental build that changes one module's source).  Ratios are "with"
-# over "without", measured in the same run.  The two build directories
+# incremental build that changes one module's source); BENCH_BUILD_ROUNDS
+# rounds of that (3 unless set), in alternating order.  Ratios are "with"
+# over "without", the median of the rounds, with the CPU time of the full
+# builds next to their wall time.  The two build directories
 # (obj-bench-with, obj-bench-without) are removed afterwards and
 # lib/crc7.c gets its old mtime back.
 set -euo pipefail
@@ -25,8 +27,8 @@ say() { echo "build-cost.sh: $*" >&2; }
 kmake() {	# kmake NAME MAKE_ARG...
 	KERNEL_CC=gcc "$top/kernel/build/kmake.sh" "$tree" "bench-$1" "${@:2}"
 }
-seconds() {	# seconds NAME MAKE_ARG...: wall time of that make
-	wall_seconds "$tmp/make-$1.log" kmake "$@"
+times_of() {	# times_of NAME MAKE_ARG...: "WALL CPU" seconds of that make
+	wall_and_cpu_seconds "$tmp/make-$1.log" kmake "$@"
 }
 
 for name in with without; do
@@ -39,6 +41,9 @@ done
 for name in with without; do
 	kmake "$name" olddefconfig > /dev/null
 done
+for name in with without; do
+	cp "$tree/obj-bench-$name/.config" "$tmp/config-$name"
+done
 if ! grep -q '^CONFIG_MODULE_HASHES=y' "$tree/obj-bench-with/.config" ||
 	grep -q '^CONFIG_MODULE_HASHES=y' "$tree/obj-bench-without/.config" ||
 	grep -q '^CONFIG_MODULE_SIG=y' "$tree/obj-bench-without/.config"; then
@@ -46,27 +51,57 @@ if ! grep -q '^CONFIG_MODULE_HASHES=y' "$tree/obj-bench-with/.config" ||
 	exit 1
 fi
 
-declare -A full incr relinked
-for name in with without; do
-	say "full build $name the allowlist, gcc without ccache (about 6 min on 2 cores)"
-	full[$name]=$(seconds "$name" -j"$(nproc)" bzImage modules)
-done
-for name in with without; do
-	say "touch lib/crc7.c; make ($name the allowlist)"
-	touch "$tree/lib/crc7.c"
-	before=$(stat -c %Y "$tree/obj-bench-$name/vmlinux")
-	sleep 1
-	incr[$name]=$(seconds "$name" -j"$(nproc)" bzImage modules)
-	relinked[$name]=no
-	[[ $(stat -c %Y "$tree/obj-bench-$name/vmlinux") == "$before" ]] || relinked[$name]=yes
+# Rounds of one full build each way, in alternating order so that a
+# machine getting busier or quieter during the run weighs on both sides;
+# the ratio is the median of the rounds' ratios.  Two builds of the same
+# config differ by a percent or two in wall time, as much as the goal.
+rounds=${BENCH_BUILD_ROUNDS:-3}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { say "BENCH_BUILD_ROUNDS must be a positive number, not \"$rounds\""; exit 1; }
+declare -a full_ratio full_cpu_ratio incr_ratio
+declare -A full_wall full_cpu incr_wall relinked
+for ((round = 1; round <= rounds; round++)); do
+	order=(with without)
+	((round % 2)) || order=(without with)
+	for name in "${order[@]}"; do
+		say "round $round of $rounds: full build $name the allowlist, gcc without ccache (about 6 min on 2 cores)"
+		rm -rf "$tree/obj-bench-$name"
+		mkdir "$tree/obj-bench-$name"
+		cp "$tmp/config-$name" "$tree/obj-bench-$name/.config"
+		times=$(times_of "$name" -j"$(nproc)" bzImage modules)
+		read -r "full_wall[$name]" "full_cpu[$name]" <<< "$times"
+	done
+	for name in "${order[@]}"; do
+		say "round $round of $rounds: touch lib/crc7.c; make ($name the allowlist)"
+		touch "$tree/lib/crc7.c"
+		before=$(stat -c %Y "$tree/obj-bench-$name/vmlinux")
+		sleep 1
+		times=$(times_of "$name" -j"$(nproc)" bzImage modules)
+		read -r "incr_wall[$name]" _ <<< "$times"
+		relinked[$name]=no
+		[[ $(stat -c %Y "$tree/obj-bench-$name/vmlinux") == "$before" ]] || relinked[$name]=yes
+	done
+	full_with+=("${full_wall[with]}") full_without+=("${full_wall[without]}")
+	incr_with+=("${incr_wall[with]}") incr_without+=("${incr_wall[without]}")
+	full_ratio+=("$(echo "${full_wall[with]} / ${full_wall[without]}" | bc -l)")
+	full_cpu_ratio+=("$(echo "${full_cpu[with]} / ${full_cpu[without]}" | bc -l)")
+	incr_ratio+=("$(echo "${incr_wall[with]} / ${incr_wall[without]}" | bc -l)")
+	say "round $round: full $(printf '%.1f s / %.1f s = %.3f' "${full_wall[with]}" "${full_wall[without]}" "${full_ratio[-1]}")"
 done
 
-echo "Build of the \`hashes\` config with and without the allowlist (MODULE_HASHES; without it, lockdown off too so that module signing stays off), gcc $(gcc -dumpfullversion), no ccache, $(nproc) cores, in the same run."
+joined() {	# joined FORMAT NUMBER...: each NUMBER in FORMAT, comma-separated
+	local format=$1
+	shift
+	# shellcheck disable=SC2059 # the format is the argument
+	printf "$format, " "$@" | sed "s/, \$//"
+}
+
+echo "Build of the \`hashes\` config with and without the allowlist (MODULE_HASHES; without it, lockdown off too so that module signing stays off), gcc $(gcc -dumpfullversion), no ccache, $(nproc) cores: $rounds rounds of one build each way in the same run, in alternating order. Times are medians, ratios the median of the rounds' ratios; CPU is user + system time of the whole make."
 echo
-echo "| build | with the allowlist s | without s | with / without | vmlinux relinked (with, without) |"
-echo "| --- | --- | --- | --- | --- |"
-printf '| full (bzImage modules, from scratch) | %.1f | %.1f | %.3f | - |\n' \
-	"${full[with]}" "${full[without]}" "$(echo "${full[with]} / ${full[without]}" | bc -l)"
-printf '| incremental (touch lib/crc7.c) | %.1f | %.1f | %.2f | %s, %s |\n' \
-	"${incr[with]}" "${incr[without]}" "$(echo "${incr[with]} / ${incr[without]}" | bc -l)" \
-	"${relinked[with]}" "${relinked[without]}"
+echo "| build | with the allowlist s | without s | with / without | each round | CPU with / without | vmlinux relinked (with, without) |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+printf '| full (bzImage modules, from scratch) | %.1f | %.1f | %.3f | %s | %.3f | - |\n' \
+	"$(median "${full_with[@]}")" "$(median "${full_without[@]}")" "$(median "${full_ratio[@]}")" \
+	"$(joined %.3f "${full_ratio[@]}")" "$(median "${full_cpu_ratio[@]}")"
+printf '| incremental (touch lib/crc7.c) | %.1f | %.1f | %.2f | %s | - | %s, %s |\n' \
+	"$(median "${incr_with[@]}")" "$(median "${incr_without[@]}")" "$(median "${incr_ratio[@]}")" \
+	"$(joined %.2f "${incr_ratio[@]}")" "${relinked[with]}" "${relinked[without]}"

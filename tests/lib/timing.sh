@@ -15,3 +15,25 @@ wall_seconds() {
 	end=$(date +%s.%N)
 	echo "$end - $start" | bc -l
 }
+
+# wall_and_cpu_seconds LOG COMMAND...: like wall_seconds, but print "WALL
+# CPU", CPU being the user and system seconds of COMMAND and every process
+# it waited for.  On a shared machine the CPU time varies much less than
+# the wall time, and tells added work from a longer critical path.
+wall_and_cpu_seconds() {
+	local log=$1 times real user sys TIMEFORMAT='%R %U %S'
+	shift
+	if ! times=$( { time "$@" > "$log" 2>&1; } 2>&1); then
+		echo "${0##*/}: failed: $*" >&2
+		tail -n 20 "$log" >&2
+		exit 1
+	fi
+	read -r real user sys <<< "$times"
+	echo "$real $(echo "$user + $sys" | bc -l)"
+}
+
+# median NUMBER...: the middle one, or the mean of the two middle ones
+median() {
+	printf '%s\n' "$@" | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
