@@ -3,7 +3,8 @@
 # What MODULE_HASHES adds to the build of a kernel, as a markdown table:
 # the "hashes" config (BUILD_DIR/out/hashes/config) and the same config
 # without the allowlist (MODULE_HASHES and, since lockdown would then turn
-# module signing on, SECURITY_LOCKDOWN_LSM off: nothing else changes),
+# module signing on, SECURITY_LOCKDOWN_LSM off: nothing else changes; the
+# allowlist's KUnit test module is left out of both),
 # each built from scratch in its own directory of the patched tree with
 # plain gcc (no ccache), then once more after `touch lib/crc7.c` (an
 # incremental build that changes one module's source); BENCH_BUILD_ROUNDS
@@ -36,6 +37,12 @@ for name in with without; do
 	mkdir -p "$tree/obj-bench-$name"
 	cp "$build/out/hashes/config" "$tree/obj-bench-$name/.config"
 done
+# The KUnit test of the allowlist is a module only the "with" config could
+# build: it is no part of what the allowlist costs a distribution.
+for name in with without; do
+	"$tree/scripts/config" --file "$tree/obj-bench-$name/.config" \
+		--disable IMA_MODULE_HASHES_KUNIT_TEST
+done
 "$tree/scripts/config" --file "$tree/obj-bench-without/.config" \
 	--disable MODULE_HASHES --disable SECURITY_LOCKDOWN_LSM
 for name in with without; do
@@ -45,6 +52,7 @@ for name in with without; do
 	cp "$tree/obj-bench-$name/.config" "$tmp/config-$name"
 done
 if ! grep -q '^CONFIG_MODULE_HASHES=y' "$tree/obj-bench-with/.config" ||
+	grep -q '^CONFIG_IMA_MODULE_HASHES_KUNIT_TEST=' "$tree/obj-bench-with/.config" ||
 	grep -q '^CONFIG_MODULE_HASHES=y' "$tree/obj-bench-without/.config" ||
 	grep -q '^CONFIG_MODULE_SIG=y' "$tree/obj-bench-without/.config"; then
 	say "the two configs are not what this benchmark compares"
@@ -95,7 +103,7 @@ joined() {	# joined FORMAT NUMBER...: each NUMBER in FORMAT, comma-separated
 	printf "$format, " "$@" | sed "s/, \$//"
 }
 
-echo "Build of the \`hashes\` config with and without the allowlist (MODULE_HASHES; without it, lockdown off too so that module signing stays off), gcc $(gcc -dumpfullversion), no ccache, $(nproc) cores: $rounds rounds of one build each way in the same run, in alternating order. Times are medians, ratios the median of the rounds' ratios; CPU is user + system time of the whole make."
+echo "Build of the \`hashes\` config with and without the allowlist (MODULE_HASHES; without it, lockdown off too so that module signing stays off; the allowlist's KUnit test module in neither), gcc $(gcc -dumpfullversion), no ccache, $(nproc) cores: $rounds rounds of one build each way in the same run, in alternating order. Times are medians, ratios the median of the rounds' ratios; CPU is user + system time of the whole make."
 echo
 echo "| build | with the allowlist s | without s | with / without | each round | CPU with / without | vmlinux relinked (with, without) |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
