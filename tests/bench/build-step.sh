@@ -47,10 +47,11 @@ seconds() {
 # median_seconds COMMAND...: the median wall time of five runs, for the
 # steps that take well under a second, where one run is mostly noise
 median_seconds() {
-	local _
+	local _ times=()
 	for _ in 1 2 3 4 5; do
-		seconds "$@"
-	done | sort -n | sed -n 3p
+		times+=("$(seconds "$@")")
+	done
+	median "${times[@]}"
 }
 
 say "OpenSSL SHA-256 speed on one core (about 5 s)"

@@ -37,6 +37,7 @@ tsc_khz=$(awk -F': *' '/^cpu MHz/ { printf "%d\n", $2 * 1000; exit }' /proc/cpui
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 say() { echo "load-cost.sh: $*" >&2; }
+. "$here/../lib/timing.sh"
 
 # guest_script SETUP: time ROUNDS first and ROUNDS repeat loads of crc7.ko
 guest_script() {
@@ -67,11 +68,11 @@ done
 GUEST
 }
 
-# (printf, not print: awk prints a number of 1 000 000 or more as
-# 1.90419e+06, which bc cannot read)
-median() {	# median KIND FILE: the median of KIND's times, in ns
-	awk -v k="$1" '$1 == k { print $2 }' "$2" | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; printf "%.0f\n", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+kind_median() {	# kind_median KIND FILE: the median of KIND's times, in ns
+	local times
+	times=$(awk -v k="$1" '$1 == k { print $2 }' "$2")
+	# shellcheck disable=SC2086 # one time a word
+	median $times
 }
 
 # quotient A B: A / B, or the script fails (an empty figure would print
@@ -114,8 +115,8 @@ for row in "${rows[@]}"; do
 	done
 done
 
-ref_first=$(median FIRST "$tmp/times.1")
-ref_repeat=$(median REPEAT "$tmp/times.1")
+ref_first=$(kind_median FIRST "$tmp/times.1")
+ref_repeat=$(kind_median REPEAT "$tmp/times.1")
 echo "Module load: finit_module() of crc7.ko ($(stat -c %s "$build/out/hashes/modules/lib/modules/"*/kernel/lib/crc7.ko 2>/dev/null || echo '?') bytes as hashes installs it), the median of $rounds loads each, under qemu TCG on this machine; ratio to \"none\" in the same run."
 echo
 echo "| check | first load µs | × none | repeat load µs | × none |"
@@ -124,8 +125,8 @@ n=0
 for row in "${rows[@]}"; do
 	IFS='|' read -r name _ <<< "$row"
 	n=$((n + 1))
-	first=$(median FIRST "$tmp/times.$n")
-	repeat=$(median REPEAT "$tmp/times.$n")
+	first=$(kind_median FIRST "$tmp/times.$n")
+	repeat=$(kind_median REPEAT "$tmp/times.$n")
 	first_us=$(quotient "$first" 1000)
 	first_ratio=$(quotient "$first" "$ref_first")
 	repeat_us=$(quotient "$repeat" 1000)

@@ -18,8 +18,10 @@ wall_seconds() {
 
 # wall_and_cpu_seconds LOG COMMAND...: like wall_seconds, but print "WALL
 # CPU", CPU being the user and system seconds of COMMAND and every process
-# it waited for.  On a shared machine the CPU time varies much less than
-# the wall time, and tells added work from a longer critical path.
+# it waited for: added work, where the wall time also counts a longer
+# critical path.  On a virtual machine whose host is busy it is about as
+# noisy as the wall time (a vCPU the host takes away is charged to
+# whatever was running).
 wall_and_cpu_seconds() {
 	local log=$1 times real user sys TIMEFORMAT='%R %U %S'
 	shift
@@ -32,8 +34,11 @@ wall_and_cpu_seconds() {
 	echo "$real $(echo "$user + $sys" | bc -l)"
 }
 
-# median NUMBER...: the middle one, or the mean of the two middle ones
+# median NUMBER...: the middle one as given, or the mean of the two middle
+# ones (printf, not print: awk prints a computed 1 000 000 or more as
+# 1.90419e+06, which bc cannot read).  No NUMBER is an error.
 median() {
+	(($#)) || { echo "${0##*/}: median of nothing" >&2; return 1; }
 	printf '%s\n' "$@" | sort -g |
-		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
