@@ -68,7 +68,7 @@ per_module() {
 
 rows=()
 row() {	# row NAME SECONDS [LIMIT]: LIMIT is that of the bytes the step hashes
-	[[ $2 =~ ^[0-9]*\.?[0-9]+$ ]] || { say "$1: no time (its command failed)"; exit 1; }
+	is_number "$2" || { say "$1: no time (its command failed)"; exit 1; }
 	rows+=("$(printf '| %s | %.2f | %.2f |' "$1" "$2" "$(echo "$2 / ${3:-$limit}" | bc -l)")")
 }
 

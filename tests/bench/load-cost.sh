@@ -80,7 +80,7 @@ kind_median() {	# kind_median KIND FILE: the median of KIND's times, in ns
 quotient() {
 	local q
 	q=$(echo "$1 / $2" | bc -l 2>&1)
-	[[ $q =~ ^[0-9]*\.?[0-9]+$ ]] || { say "cannot divide \"$1\" by \"$2\": $q"; exit 1; }
+	is_number "$q" || { say "cannot divide \"$1\" by \"$2\": $q"; exit 1; }
 	echo "$q"
 }
 

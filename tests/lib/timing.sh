@@ -42,3 +42,9 @@ median() {
 	printf '%s\n' "$@" | sort -g |
 		awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+
+# is_number WORD: WORD is a plain non-negative decimal (what bc prints),
+# not an empty figure or an error message in its place.
+is_number() {
+	[[ $1 =~ ^[0-9]*\.?[0-9]+$ ]]
+}

@@ -25,6 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=$(cd "$1" && pwd)
 . "$top/tests/lib/tap.sh"
+. "$top/tests/lib/allowlist.sh"
 
 tap_plan 35
 
@@ -80,8 +81,8 @@ have "$bin" && run raw list --format=raw "$bin" && [[ $(rc raw) == 0 ]] && cmp -
 tap $? "list: the raw list reads back as itself"
 
 # algo:hex lines derived independently: the digests are the bytes after
-# the 20-byte header, 32 a line.
-have "$bin" && xxd -p -c 32 -s 20 "$bin" | sed 's/^/sha256:/' > "$work/expected.hex" &&
+# the header, 32 a line.
+have "$bin" && xxd -p -c 32 -s "$allowlist_header_bytes" "$bin" | sed 's/^/sha256:/' > "$work/expected.hex" &&
 	run hex list "$kout/vmlinux" && [[ $(rc hex) == 0 ]] &&
 	[[ -s $work/expected.hex ]] && cmp -s "$work/hex.out" "$work/expected.hex"
 tap $? "list: its algo:hex lines equal those xxd derives from .module-hashes.bin"
@@ -92,13 +93,15 @@ have "$sout/vmlinux" "$sout/bzImage" "$sbin" && run svmlinux list -f raw "$sout/
 tap $? "list: hashes+sig's vmlinux and bzImage give its generator's list too"
 
 have "$tree" && run json list --format=json --modules "$tree" "$kout/vmlinux" &&
-	python3 - "$work/json.out" "$bin" <<'PY'
+	python3 - "$work/json.out" "$bin" "$allowlist_header_bytes" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 raw = open(sys.argv[2], 'rb').read()
+# the header's count field is at offset 16; the digests follow the header
 count = int.from_bytes(raw[16:20], 'little')
+start = int(sys.argv[3])
 assert j['version'] == 1 and j['algo'] == 'sha256' and j['count'] == count
-assert [d['digest'] for d in j['digests']] == [raw[20 + 32 * i:52 + 32 * i].hex() for i in range(count)]
+assert [d['digest'] for d in j['digests']] == [raw[start + 32 * i:start + 32 * (i + 1)].hex() for i in range(count)]
 named = [d for d in j['digests'] if d['modules']]
 # Unstripped tree: each module names its own digest and its stripped one.
 assert len(named) == count and j['unnamed'] == 0, (len(named), j['unnamed'])
@@ -128,7 +131,7 @@ sed -n 's/^SFS //p' "$work/vm.out" 2>/dev/null > "$work/module_hashes"
 	cmp -s "$work/sfshex.out" "$work/hex.out"
 tap $? "list: the securityfs text captured in a VM boot of hashes rebuilds the vmlinux's list, byte for byte"
 
-[[ $vm_ok == 0 ]] && head -n 1 "$work/module_hashes" | grep -qx "# module allowlist version 1, sha256, $((($(stat -c %s "$bin") - 20) / 32)) digests" &&
+[[ $vm_ok == 0 ]] && head -n 1 "$work/module_hashes" | grep -qx "# module allowlist version 1, sha256, $(($(list_digest_bytes "$bin") / 32)) digests" &&
 	grep -q '^CRC7-LOADED$' "$work/vm.out"
 tap $? "VM: securityfs announces the list's digest count, and crc7 loads through modprobe"
 
