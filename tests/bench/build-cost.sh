@@ -10,9 +10,27 @@
 # incremental build that changes one module's source); BENCH_BUILD_ROUNDS
 # rounds of that (3 unless set), in alternating order.  Ratios are "with"
 # over "without", the median of the rounds, with the CPU time of the full
-# builds next to their wall time.  The two build directories
-# (obj-bench-with, obj-bench-without) are removed afterwards and
-# lib/crc7.c gets its old mtime back.
+# builds next to their wall time.
+#
+# Two full builds of the same config differ by up to 5% in wall time on a
+# shared machine, more than the 2% the allowlist may cost, so the cost is
+# also measured where it arises: in both build directories, everything
+# the allowlist can make slower is deleted and made again, in
+# BENCH_PARTIAL_ROUNDS pairs (7 unless set) in alternating order: the
+# steps only the allowlist build runs (the targets of the .cmd files only
+# its directory has: its code, the generator, the stripped copies, the
+# list), the objects built from code that MODULE_HASHES or
+# SECURITY_LOCKDOWN_LSM switch on (their .cmd files name those options),
+# every module and, from there, vmlinux.o, modpost and the vmlinux link
+# and bzImage, whose order the allowlist changes (vmlinux waits for the
+# modules).  The median difference of the pairs is the time the
+# allowlist adds; added to the full build without it, it gives the ratio
+# the goal is about.  The objects that only see a different
+# include/linux/module.h (MODULE_INTEGRITY_POLICY: one field and three
+# inline helpers) are compiled in both builds alike and are not rebuilt.
+#
+# The two build directories (obj-bench-with, obj-bench-without) are
+# removed afterwards and lib/crc7.c gets its old mtime back.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "$1" && pwd)
@@ -96,6 +114,74 @@ for ((round = 1; round <= rounds; round++)); do
 	say "round $round: full $(printf '%.1f s / %.1f s = %.3f' "${full_wall[with]}" "${full_wall[without]}" "${full_ratio[-1]}")"
 done
 
+# --- what the allowlist adds, rebuilt alone --------------------------------
+# targets_of: the targets of the .cmd files named on stdin, "./dir/.x.o.cmd"
+# for dir/x.o, sorted
+targets_of() {
+	sed 's#^\./##; s#\(^\|/\)\.\([^/]*\)\.cmd$#\1\2#' | sort
+}
+# cmd_targets NAME: what build NAME made, one path a line
+cmd_targets() {
+	(cd "$tree/obj-bench-$1" && find . -name '.*.cmd') | targets_of
+}
+cmd_targets with > "$tmp/made-with"
+cmd_targets without > "$tmp/made-without"
+comm -23 "$tmp/made-with" "$tmp/made-without" > "$tmp/only-with"
+if [[ ! -s $tmp/only-with ]] || comm -13 "$tmp/made-with" "$tmp/made-without" | grep -q .; then
+	say "expected the allowlist build to make more than the other, and the other nothing more:"
+	comm -3 "$tmp/made-with" "$tmp/made-without" | head >&2
+	exit 1
+fi
+# The objects built from the allowlist's code and lockdown's: their .cmd
+# files name one of the two options.
+(cd "$tree/obj-bench-with" || exit 1
+	grep -rlE --include='.*.o.cmd' 'include/config/(MODULE_HASHES|SECURITY_LOCKDOWN_LSM)\)' . || true) |
+	targets_of > "$tmp/own-code"
+grep -qx 'kernel/module/main.o' "$tmp/own-code" ||
+	{ say "no object of the module loader names CONFIG_MODULE_HASHES in its .cmd file"; exit 1; }
+partial_targets=$(sort -u "$tmp/only-with" "$tmp/own-code" | wc -l)
+
+# partial_rebuild NAME: delete those targets and every module of
+# build NAME and make it again; prints "WALL CPU"
+partial_rebuild() {
+	local obj=$tree/obj-bench-$1 target
+	while read -r target; do
+		rm -f "$obj/$target"
+	done < <(sort -u "$tmp/only-with" "$tmp/own-code")
+	find "$obj" -name '*.ko' -delete
+	times_of "$1" -j"$(nproc)" bzImage modules
+}
+partial_rounds=${BENCH_PARTIAL_ROUNDS:-7}
+[[ $partial_rounds =~ ^[1-9][0-9]*$ ]] || { say "BENCH_PARTIAL_ROUNDS must be a positive number, not \"$partial_rounds\""; exit 1; }
+declare -a added added_cpu partial_with partial_without
+declare -A partial_wall partial_cpu
+for ((round = 1; round <= partial_rounds; round++)); do
+	order=(with without)
+	((round % 2)) || order=(without with)
+	say "round $round of $partial_rounds: rebuild what the allowlist can make slower, both ways (about 30 s)"
+	for name in "${order[@]}"; do
+		times=$(partial_rebuild "$name")
+		read -r "partial_wall[$name]" "partial_cpu[$name]" <<< "$times"
+	done
+	# every step only the allowlist build runs was run again
+	while read -r target; do
+		[[ -e $tree/obj-bench-with/$target ]] || { say "the rebuild did not make $target again"; exit 1; }
+	done < "$tmp/only-with"
+	partial_with+=("${partial_wall[with]}") partial_without+=("${partial_wall[without]}")
+	added+=("$(echo "${partial_wall[with]} - ${partial_wall[without]}" | bc -l)")
+	added_cpu+=("$(echo "${partial_cpu[with]} - ${partial_cpu[without]}" | bc -l)")
+	say "round $round: $(printf '%.2f s - %.2f s = %.2f s' "${partial_wall[with]}" "${partial_wall[without]}" "${added[-1]}")"
+done
+added_median=$(median "${added[@]}")
+without_median=$(median "${full_without[@]}")
+estimate=$(echo "($without_median + $added_median) / $without_median" | bc -l)
+# how far apart two full builds of the same config were in this run
+spread() {	# spread SECONDS...: largest over smallest, minus one, in %
+	(($# > 1)) || { echo "n/a (one build)"; return; }
+	printf '%s\n' "$@" | sort -g | sed -n '1p;$p' | paste -sd' ' |
+		awk '{ printf "%.1f%%", ($2 / $1 - 1) * 100 }'
+}
+
 joined() {	# joined FORMAT NUMBER...: each NUMBER in FORMAT, comma-separated
 	local format=$1
 	shift
@@ -113,3 +199,11 @@ printf '| full (bzImage modules, from scratch) | %.1f | %.1f | %.3f | %s | %.3f 
 printf '| incremental (touch lib/crc7.c) | %.1f | %.1f | %.2f | %s | - | %s, %s |\n' \
 	"$(median "${incr_with[@]}")" "$(median "${incr_without[@]}")" "$(median "${incr_ratio[@]}")" \
 	"$(joined %.2f "${incr_ratio[@]}")" "${relinked[with]}" "${relinked[without]}"
+echo
+echo "Full builds of one config in this run were up to $(spread "${full_without[@]}") apart without the allowlist and $(spread "${full_with[@]}") with it. What the allowlist adds is therefore also timed on its own, where it arises: in both build directories, the $partial_targets targets that only the allowlist build makes or that are built from code MODULE_HASHES or SECURITY_LOCKDOWN_LSM switch on, and every module, are deleted and made again (with vmlinux.o, modpost, the vmlinux link and bzImage after them), $partial_rounds times each way in alternating order. Added time is the median difference (CPU: user + system), and the full build with the allowlist is the median full build without it plus that."
+echo
+echo "| what the allowlist adds | with s | without s | added s | each round s | added CPU s | full build with / without |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+printf '| rebuilt alone (%s targets, the modules, vmlinux) | %.2f | %.2f | %.2f | %s | %.2f | %.3f |\n' \
+	"$partial_targets" "$(median "${partial_with[@]}")" "$(median "${partial_without[@]}")" \
+	"$added_median" "$(joined %.2f "${added[@]}")" "$(median "${added_cpu[@]}")" "$estimate"
