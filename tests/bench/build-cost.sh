@@ -172,6 +172,46 @@ for ((round = 1; round <= partial_rounds; round++)); do
 	added_cpu+=("$(echo "${partial_cpu[with]} - ${partial_cpu[without]}" | bc -l)")
 	say "round $round: $(printf '%.2f s - %.2f s = %.2f s' "${partial_wall[with]}" "${partial_wall[without]}" "${added[-1]}")"
 done
+# --- the objects both builds compile cost the same ---------------------------
+# The rebuilds leave out the objects both builds compile with the same
+# command (most see a different autoconf.h and module.h).  Check that
+# they cost the same: compile BENCH_SAMPLE_OBJECTS of them (100 unless
+# set, evenly spread over the sorted list) again with each build's own
+# command from its .cmd file, in the order with, without, without, with,
+# and compare the CPU time.
+sample=${BENCH_SAMPLE_OBJECTS:-100}
+[[ $sample =~ ^[1-9][0-9]*$ ]] || { say "BENCH_SAMPLE_OBJECTS must be a positive number, not \"$sample\""; exit 1; }
+(cd "$tree/obj-bench-with" && find . -name '.*.o.cmd' ! -name '*.mod.o.cmd') | targets_of |
+	grep -v -e '^scripts/' -e '^tools/' | comm -23 - "$tmp/own-code" |
+	while read -r target; do
+		[[ -f $tree/obj-bench-without/$target ]] && echo "$target"
+	done > "$tmp/shared"
+awk -v n="$(wc -l < "$tmp/shared")" -v k="$sample" 'n <= k || NR % int(n / k) == 0' "$tmp/shared" |
+	head -n "$sample" > "$tmp/sample"
+compile_cpu() {	# compile_cpu NAME OBJECT: CPU seconds of NAME's command for OBJECT
+	local cmd_file cmd times TIMEFORMAT='%U %S'
+	cmd_file=$tree/obj-bench-$1/$(dirname "$2")/.$(basename "$2").cmd
+	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$cmd_file")
+	if ! times=$(cd "$tree/obj-bench-$1" && { time bash -c "$cmd" > "$tmp/compile.log" 2>&1; } 2>&1); then
+		say "compiling $2 in obj-bench-$1 again failed:"
+		tail -n 5 "$tmp/compile.log" >&2
+		exit 1
+	fi
+	echo "$times" | awk '{ print $1 + $2 }'
+}
+say "the objects both builds compile: $(wc -l < "$tmp/sample") of $(wc -l < "$tmp/shared") compiled again, four times each (about 3 min)"
+sample_with=0 sample_without=0
+while read -r target; do
+	for name in with without without with; do
+		cpu=$(compile_cpu "$name" "$target")
+		if [[ $name == with ]]; then
+			sample_with=$(echo "$sample_with + $cpu" | bc -l)
+		else
+			sample_without=$(echo "$sample_without + $cpu" | bc -l)
+		fi
+	done
+done < "$tmp/sample"
+
 added_median=$(median "${added[@]}")
 without_median=$(median "${full_without[@]}")
 estimate=$(echo "($without_median + $added_median) / $without_median" | bc -l)
@@ -207,3 +247,11 @@ echo "| --- | --- | --- | --- | --- | --- | --- |"
 printf '| rebuilt alone (%s targets, the modules, vmlinux) | %.2f | %.2f | %.2f | %s | %.2f | %.3f |\n' \
 	"$partial_targets" "$(median "${partial_with[@]}")" "$(median "${partial_without[@]}")" \
 	"$added_median" "$(joined %.2f "${added[@]}")" "$(median "${added_cpu[@]}")" "$estimate"
+echo
+echo "The objects both builds compile (without the rebuilt ones), a sample compiled again with each build's own command, in the order with, without, without, with:"
+echo
+echo "| objects both builds compile | sampled | CPU with s | CPU without s | with / without |"
+echo "| --- | --- | --- | --- | --- |"
+printf '| compiled again, twice each way | %s of %s | %.1f | %.1f | %.3f |\n' \
+	"$(wc -l < "$tmp/sample")" "$(wc -l < "$tmp/shared")" "$sample_with" "$sample_without" \
+	"$(echo "$sample_with / $sample_without" | bc -l)"
