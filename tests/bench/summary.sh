@@ -44,6 +44,8 @@ full_cpu=$(cell build-cost.md "full" 6)
 added=$(cell build-cost.md "rebuilt alone" 4)
 added_rounds=$(cell build-cost.md "rebuilt alone" 5)
 full_estimate=$(cell build-cost.md "rebuilt alone" 7)
+shared_sampled=$(cell build-cost.md "compiled again" 2)
+shared_cpu=$(cell build-cost.md "compiled again" 5)
 same_config=$(sed -n 's/.* were up to \(.*\) apart without the allowlist and \(.*\) with it\. .*/\1 and \2/p' \
 	"$bench/build-cost.md")
 [[ -n $same_config ]] || die "build-cost.md: no spread of the full builds of one config"
@@ -66,7 +68,7 @@ echo "| allowlist step vs signing every module (RSA-4096, SHA-512) | $(printf '%
 echo "| allowlist step, one digest per module, vs the hashing limit | ${step_limit}× | ≤ 1.5× | $(verdict "$step_limit <= 1.5") |"
 echo "| allowlist step, two digests per module, vs the hashing limit of both forms | ${both_limit}× | ≤ 1.5× | $(verdict "$both_limit <= 1.5") |"
 echo "| list bytes per module, SHA-256 | $one (install form known), $two (both forms) | ≤ 32 | $(verdict "$one <= 32") |"
-echo "| full build, with / without the allowlist: the build without it plus the $added s the allowlist adds (rebuilt alone in both, each pair $added_rounds s) | $full_estimate | ≤ 1.02 | $(verdict "$full_estimate <= 1.02") |"
+echo "| full build, with / without the allowlist: the build without it plus the $added s the allowlist adds (rebuilt alone in both, each pair $added_rounds s; the objects both compile cost the same, CPU $shared_cpu over $shared_sampled) | $full_estimate | ≤ 1.02 | $(verdict "$full_estimate <= 1.02") |"
 echo "| full builds timed whole, with / without (rounds $full_rounds; CPU time $full_cpu), two builds of one config $same_config apart | $full | (for comparison) | - |"
 echo "| one module changed (touch lib/crc7.c), with / without | $incremental ($with_incr s / $without_incr s) | written down | - |"
 echo "| validating 100 000 digests at boot (qemu TCG) | $validate | ≤ 1 ms | $(verdict "$validate_us <= 1000") |"
