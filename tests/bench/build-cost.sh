@@ -172,6 +172,7 @@ for ((round = 1; round <= partial_rounds; round++)); do
 	added_cpu+=("$(echo "${partial_cpu[with]} - ${partial_cpu[without]}" | bc -l)")
 	say "round $round: $(printf '%.2f s - %.2f s = %.2f s' "${partial_wall[with]}" "${partial_wall[without]}" "${added[-1]}")"
 done
+
 # --- the objects both builds compile cost the same ---------------------------
 # The rebuilds leave out the objects both builds compile with the same
 # command (most see a different autoconf.h and module.h).  Check that
@@ -184,7 +185,9 @@ sample=${BENCH_SAMPLE_OBJECTS:-100}
 (cd "$tree/obj-bench-with" && find . -name '.*.o.cmd' ! -name '*.mod.o.cmd') | targets_of |
 	grep -v -e '^scripts/' -e '^tools/' | comm -23 - "$tmp/own-code" |
 	while read -r target; do
-		[[ -f $tree/obj-bench-without/$target ]] && echo "$target"
+		if [[ -f $tree/obj-bench-without/$target ]]; then
+			echo "$target"
+		fi
 	done > "$tmp/shared"
 awk -v n="$(wc -l < "$tmp/shared")" -v k="$sample" 'n <= k || NR % int(n / k) == 0' "$tmp/shared" |
 	head -n "$sample" > "$tmp/sample"
