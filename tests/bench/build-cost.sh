@@ -12,8 +12,8 @@
 # over "without", the median of the rounds, with the CPU time of the full
 # builds next to their wall time.
 #
-# Two full builds of the same config differ by up to 5% in wall time on a
-# shared machine, more than the 2% the allowlist may cost, so the cost is
+# Two full builds of the same config differ by several percent in wall
+# time on a shared machine (up to 11% seen), more than the 2% the allowlist may cost, so the cost is
 # also measured where it arises: in both build directories, everything
 # the allowlist can make slower is deleted and made again, in
 # BENCH_PARTIAL_ROUNDS pairs (7 unless set) in alternating order: the
@@ -139,7 +139,8 @@ fi
 	targets_of > "$tmp/own-code"
 grep -qx 'kernel/module/main.o' "$tmp/own-code" ||
 	{ say "no object of the module loader names CONFIG_MODULE_HASHES in its .cmd file"; exit 1; }
-partial_targets=$(sort -u "$tmp/only-with" "$tmp/own-code" | wc -l)
+sort -u "$tmp/only-with" "$tmp/own-code" > "$tmp/rebuilt"
+partial_targets=$(wc -l < "$tmp/rebuilt")
 
 # partial_rebuild NAME: delete those targets and every module of
 # build NAME and make it again; prints "WALL CPU"
@@ -147,7 +148,7 @@ partial_rebuild() {
 	local obj=$tree/obj-bench-$1 target
 	while read -r target; do
 		rm -f "$obj/$target"
-	done < <(sort -u "$tmp/only-with" "$tmp/own-code")
+	done < "$tmp/rebuilt"
 	find "$obj" -name '*.ko' -delete
 	times_of "$1" -j"$(nproc)" bzImage modules
 }
@@ -182,25 +183,16 @@ done
 # and compare the CPU time.
 sample=${BENCH_SAMPLE_OBJECTS:-100}
 [[ $sample =~ ^[1-9][0-9]*$ ]] || { say "BENCH_SAMPLE_OBJECTS must be a positive number, not \"$sample\""; exit 1; }
-(cd "$tree/obj-bench-with" && find . -name '.*.o.cmd' ! -name '*.mod.o.cmd') | targets_of |
-	grep -v -e '^scripts/' -e '^tools/' | comm -23 - "$tmp/own-code" |
-	while read -r target; do
-		if [[ -f $tree/obj-bench-without/$target ]]; then
-			echo "$target"
-		fi
-	done > "$tmp/shared"
+grep '\.o$' "$tmp/made-with" | grep -v -e '\.mod\.o$' -e '^scripts/' -e '^tools/' |
+	comm -12 - "$tmp/made-without" | comm -23 - "$tmp/own-code" > "$tmp/shared"
 awk -v n="$(wc -l < "$tmp/shared")" -v k="$sample" 'n <= k || NR % int(n / k) == 0' "$tmp/shared" |
 	head -n "$sample" > "$tmp/sample"
 compile_cpu() {	# compile_cpu NAME OBJECT: CPU seconds of NAME's command for OBJECT
-	local cmd_file cmd times TIMEFORMAT='%U %S'
-	cmd_file=$tree/obj-bench-$1/$(dirname "$2")/.$(basename "$2").cmd
-	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$cmd_file")
-	if ! times=$(cd "$tree/obj-bench-$1" && { time bash -c "$cmd" > "$tmp/compile.log" 2>&1; } 2>&1); then
-		say "compiling $2 in obj-bench-$1 again failed:"
-		tail -n 5 "$tmp/compile.log" >&2
-		exit 1
-	fi
-	echo "$times" | awk '{ print $1 + $2 }'
+	local cmd times
+	cmd=$(sed -n 's/^savedcmd_[^ ]* := //p' "$tree/obj-bench-$1/$(dirname "$2")/.$(basename "$2").cmd")
+	times=$(cd "$tree/obj-bench-$1" && wall_and_cpu_seconds "$tmp/compile.log" bash -c "$cmd") ||
+		{ say "compiling $2 in obj-bench-$1 again failed"; exit 1; }
+	echo "${times#* }"
 }
 say "the objects both builds compile: $(wc -l < "$tmp/sample") of $(wc -l < "$tmp/shared") compiled again, four times each (about 3 min)"
 sample_with=0 sample_without=0
