@@ -39,7 +39,14 @@
 #                              the secondary trusted keyring
 #   /mods/rogue.x509           a self-signed certificate nothing vouches for
 #   /mods/hello-owner.ko       hello.ko signed with the owner's key
-# (the files from hello-signed.ko on only for kernels with
+#   /mods/imakey.x509          a key for IMA signatures (security.ima),
+#   /mods/imakey-key.pem       certified by the kernel's module key, and
+#                              its private key (the tests sign with it in
+#                              the guest)
+#   /mods/rootkey.x509         on every kernel: a self-signed key that
+#   /mods/rootkey-key.pem      root makes for itself, to sign modules for
+#                              IMA (initramfs/vmtest.sh, imasig_load)
+# (the files from hello-signed.ko to imakey-key.pem only for kernels with
 # CONFIG_MODULE_SIG), and OUT/mods.sha256, the host's digests of those
 # files (see below).
 # The kernel's module key is the one whose certificate the kernel has built
@@ -205,7 +212,21 @@ if grep -q "^CONFIG_MODULE_SIG=y" "$out/config"; then
 	owner_key "$out/rogue" "/CN=Self-signed module key (vm tests)/"
 	openssl x509 -in "$out/rogue-cert.pem" -outform DER -out "$root/mods/rogue.x509"
 	rm -f "$out/owner-key.pem" "$out/owner-cert.pem" "$out/rogue-key.pem" "$out/rogue-cert.pem"
+
+	# A key for IMA's ".ima" keyring, which takes only keys that a
+	# built-in key certified (CONFIG_INTEGRITY_TRUSTED_KEYRING).
+	owner_key "$out/imakey" "/CN=IMA signing key certified by the module key (vm tests)/" "$key" "$cert"
+	openssl x509 -in "$out/imakey-cert.pem" -outform DER -out "$root/mods/imakey.x509"
+	mv "$out/imakey-key.pem" "$root/mods/imakey-key.pem"
+	rm -f "$out/imakey-cert.pem"
 fi
+
+# Root's own key, as root would make one on the machine to sign a module
+# for IMA: nothing the kernel trusts vouches for it.
+owner_key "$out/rootkey" "/CN=Root's own IMA key (vm tests)/"
+openssl x509 -in "$out/rootkey-cert.pem" -outform DER -out "$root/mods/rootkey.x509"
+mv "$out/rootkey-key.pem" "$root/mods/rootkey-key.pem"
+rm -f "$out/rootkey-cert.pem"
 
 # The digests the kernel may name when it refuses one of these files
 # ("<file>: sha256:<hex> is not on the module allowlist", "init_module

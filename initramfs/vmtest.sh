@@ -29,13 +29,13 @@ setup_mode() {
 			fi
 			;;
 		imacert)
-			# Without CONFIG_INTEGRITY_TRUSTED_KEYRING, IMA verifies with
-			# the keys of a "_ima" keyring the loading process can find.
-			if [ -f /mods/signing_key.x509 ] && ! {
-				ring=$(keyctl newring _ima @u) &&
-				evmctl import /mods/signing_key.x509 "$ring" >/dev/null
-			}; then
-				echo "Bail out! evmctl could not import the module signing certificate"
+			# IMA verifies with its ".ima" keyring, which takes only
+			# keys that a key of the builtin keyring signed
+			# (CONFIG_INTEGRITY_TRUSTED_KEYRING): the kernel's module
+			# key, self-signed and built in, is one.
+			if [ -f /mods/signing_key.x509 ] &&
+				! keyctl padd asymmetric "" %keyring:.ima < /mods/signing_key.x509 >/dev/null; then
+				echo "Bail out! the .ima keyring refused the module signing certificate"
 				exit 1
 			fi
 			;;
@@ -52,8 +52,9 @@ setup_mode() {
 # PATH is insmod, modprobe or modprobe-force (the Debian kmod clients;
 # modprobe loads the installed module of FILE's name, modprobe-force the
 # same with --force), finit, finit-compressed, init (the explicit syscalls
-# of the modload helper), or one of the two scenarios below: overwrite
-# (overwrite_load) and parallel (parallel_load).
+# of the modload helper), one of the two scenarios below: overwrite
+# (overwrite_load) and parallel (parallel_load), or ima-WHOSE-VIA, a copy
+# of FILE signed for IMA and loaded through VIA (imasig_load).
 # Sets errno (OK or an errno name), taint (/proc/sys/kernel/tainted after
 # the load), loaded (yes/no), modtaint (the module's own taint letters,
 # "-" for none or not loaded) and leaves the kernel log lines the load
@@ -78,6 +79,10 @@ load_module() {
 		;;
 	overwrite)
 		overwrite_load "$2"
+		;;
+	ima-*-*)
+		how=${1#ima-}
+		imasig_load "${how%-*}" "${1##*-}" "$2"
 		;;
 	parallel)
 		parallel_load "$2" "$name"
@@ -145,6 +150,76 @@ overwrite_load() {
 	fi
 	dmesg -c >/dev/null
 	errno=$(modload finit "$target")
+}
+
+# imasig_load WHOSE VIA FILE: a copy of FILE on tmpfs, signed for IMA
+# (security.ima, evmctl ima_sign, a v2 signature with sha256) and loaded
+# through VIA: finit or init (modload) or insmod (kmod's).  WHOSE says
+# whose key signed it and where its certificate went:
+#   rootkey  root's own: a keyring named "_ima" that root makes in its
+#            user keyring, holding the self-signed /mods/rootkey.x509.
+#            Without CONFIG_INTEGRITY_TRUSTED_KEYRING that is the keyring
+#            IMA verifies with (request_key() finds it), so root vouches
+#            for whatever it likes: the attack the IMA mode must stop;
+#   rogue    the same certificate added to IMA's own ".ima" keyring,
+#            which must refuse it: no key the kernel trusts signed it;
+#   trusted  /mods/imakey.x509, which the kernel's trusted key certified
+#            (kernels with a module key only), added to ".ima", which
+#            must take it: signatures that should count still do.
+# A preparation step that fails, or a keyring that takes what it must
+# refuse, sets errno to "setup:<step>", which no row expects.
+imasig_load() {
+	target=/tmp/imasig/${3##*/}
+	rm -rf /tmp/imasig
+	mkdir /tmp/imasig
+	errno=
+	cp "$3" "$target" || errno=setup:copy
+	key=/mods/rootkey-key.pem
+	case $1 in
+	rootkey)
+		ring=$(keyctl newring _ima @u) &&
+			keyctl padd asymmetric "" "$ring" < /mods/rootkey.x509 >/dev/null ||
+			errno=setup:rootkey-keyring
+		;;
+	rogue)
+		if ! keyctl describe %keyring:.ima >/dev/null 2>&1; then
+			errno=setup:no-.ima-keyring
+		elif keyctl padd asymmetric "" %keyring:.ima < /mods/rootkey.x509 >/dev/null 2>&1; then
+			errno=setup:.ima-took-the-self-signed-certificate
+		else
+			echo "# imasig: .ima refused the self-signed certificate"
+		fi
+		;;
+	trusted)
+		key=/mods/imakey-key.pem
+		if [ ! -f "$key" ]; then
+			errno=setup:no-certified-key
+		elif ! keyctl padd asymmetric "" %keyring:.ima < /mods/imakey.x509 >/dev/null; then
+			errno=setup:.ima-refused-the-certified-key
+		fi
+		;;
+	*)
+		errno=setup:unknown-signer-$1
+		;;
+	esac
+	[ -z "$errno" ] || return 0
+	if ! evmctl ima_sign -a sha256 --key "$key" "$target" >/dev/null 2>&1; then
+		errno=setup:ima_sign
+		return 0
+	fi
+	dmesg -c >/dev/null
+	case $2 in
+	insmod)
+		if out=$(/sbin/insmod "$target" 2>&1); then
+			errno=OK
+		else
+			errno=$(modload errname "$out") || errno="UNKNOWN($out)"
+		fi
+		;;
+	*)
+		errno=$(modload "$2" "$target")
+		;;
+	esac
 }
 
 # parallel_load FILE NAME: four finit_module() calls of FILE started at

@@ -8,9 +8,13 @@
 #   crc7-flipped.ko  the same file with one byte changed,
 #   crc7-other.ko    crc7 compiled again outside this build;
 # for each: its SHA-256, whether that digest is on the list the kernel
-# shows in securityfs, the verdict and the kernel's log line.  Exits
-# non-zero when a verdict is not the expected one (crc7.ko loads, the
-# other two are refused).
+# shows in securityfs, the verdict and the kernel's log line.  Under the
+# IMA policy, root then tries to vouch for crc7-flipped.ko itself: it
+# makes a "_ima" keyring with a key of its own and signs the module for
+# IMA (security.ima, evmctl); IMA's keyring takes only keys the kernel
+# trusts (CONFIG_INTEGRITY_TRUSTED_KEYRING), so that is refused too.
+# Exits non-zero when a verdict is not the expected one (crc7.ko loads,
+# the others are refused).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kout=$1
@@ -19,7 +23,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 list=/sys/kernel/security/ima/module_hashes
 
-# guest_script SETUP: the guest's /test.sh, running SETUP before the loads.
+# guest_script SETUP [AFTER]: the guest's /test.sh, running SETUP before
+# the loads and AFTER after them.
 guest_script() {
 	cat <<GUEST
 #!/bin/sh
@@ -46,7 +51,26 @@ for m in crc7.ko:loads crc7-flipped.ko:refused crc7-other.ko:refused; do
 	sed 's/^\[ *[0-9.]*\] //; s/^/    kernel: /' /tmp/load.log
 	[ "\$got" = "\$want" ] || { echo "    UNEXPECTED: this module should be \$want"; unexpected=1; }
 done
+${2-}
 exit \$unexpected
+GUEST
+}
+
+# Root's own signature on crc7-flipped.ko (initramfs/vmtest.sh, imasig_load).
+rootkey_attempt() {
+	cat <<'GUEST'
+load_module ima-rootkey-finit /mods/crc7-flipped.ko
+echo
+echo "  crc7-flipped.ko again, now signed for IMA by root with a key of its own"
+echo "  (a \"_ima\" keyring root made, evmctl ima_sign on tmpfs):"
+if [ "$errno" = OK ]; then
+	echo "    finit_module: loaded, /proc/sys/kernel/tainted = $taint"
+	echo "    UNEXPECTED: root vouched for a module of its own"
+	unexpected=1
+else
+	echo "    finit_module: refused, $errno"
+fi
+sed 's/^\[ *[0-9.]*\] //; s/^/    kernel: /' /tmp/load.log
 GUEST
 }
 
@@ -61,8 +85,10 @@ guest_script ': no setup' > "$work/enforce.sh"
 "$here/run-vm.sh" "$kout" "$base" "$work/enforce.sh" "$work/enforce.console" module.sig_enforce=1
 echo
 echo "2. Booted with IMA's module appraisal policy (ima-policy/modules-allowlist.policy):"
-echo "   IMA passes a module whose digest is on the list and refuses the rest."
-guest_script 'cat /etc/ima/modules-allowlist.policy > /sys/kernel/security/ima/policy' > "$work/ima.sh"
+echo "   IMA passes a module whose digest is on the list, or that a key the"
+echo "   kernel trusts signed for IMA (none here), and refuses the rest."
+guest_script 'cat /etc/ima/modules-allowlist.policy > /sys/kernel/security/ima/policy' \
+	"$(rootkey_attempt)" > "$work/ima.sh"
 "$here/run-vm.sh" "$kout" "$base" "$work/ima.sh" "$work/ima.console"
 echo
 echo "The running kernel shows its list in $list"

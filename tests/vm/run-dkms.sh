@@ -70,13 +70,15 @@ untrusted() {	# untrusted MODE unsigned|unknown
 for mode in $modes; do
 	setup= owner_ima=
 	if [[ $mode == ima ]]; then
-		# IMA verifies appended signatures with the keys of a "_ima"
-		# keyring (no CONFIG_INTEGRITY_TRUSTED_KEYRING in these kernels).
-		setup='ring=$(keyctl newring _ima @u) && evmctl import /mods/signing_key.x509 "$ring" >/dev/null || echo IMACERT-FAILED
+		# IMA verifies appended signatures with the keys of its ".ima"
+		# keyring, which takes only keys that a built-in key signed
+		# (CONFIG_INTEGRITY_TRUSTED_KEYRING): the trusted certificate
+		# itself, and the owner's, which it certified.
+		setup='keyctl padd asymmetric "" %keyring:.ima < /mods/signing_key.x509 >/dev/null || echo IMACERT-FAILED
 policy "$(cat /etc/ima/modules-allowlist-modsig.policy)"'
 		# IMA does not consult .secondary_trusted_keys: the owner
 		# gives IMA the certificate as well.
-		owner_ima='evmctl import /mods/owner.x509 "$ring" >/dev/null || echo OWNER-IMA-FAILED'
+		owner_ima='keyctl padd asymmetric "" %keyring:.ima < /mods/owner.x509 >/dev/null || echo OWNER-IMA-FAILED'
 	fi
 	cat > "$work/$mode.sh" <<GUEST
 $guest_prologue

@@ -125,7 +125,10 @@ missing_build() {	# missing_build KERNEL: what of its build is missing, if anyth
 #    init_module() with the result, and calls finit_module() on an
 #    uncompressed file: either way the module's uncompressed bytes.
 #    The modprobes load the installed module of that name, not the file
-#    in /mods.
+#    in /mods;
+#  - ima-WHOSE-VIA: a copy of the file with an IMA signature in its
+#    security.ima, which leaves its bytes alone, loaded through VIA (one
+#    of the above).
 expected_digest() {
 	local manifest=$build/out/$1/mods.sha256 file=/mods/$2 name
 	if [[ $3 == modprobe* ]]; then
@@ -133,7 +136,7 @@ expected_digest() {
 		name=${name%%-*}
 		file=$(awk -v n="$name" '$1 ~ "^/lib/modules/.*/" n "\\.ko" { print $1; exit }' "$manifest")
 	fi
-	awk -v f="$file" -v p="$3" '
+	awk -v f="$file" -v p="${3##ima-*-}" '
 		$1 == f { print (p == "insmod" || p ~ /^modprobe/) ? $3 : $2; found = 1 }
 		END { if (!found) print "-" }
 	' "$manifest"
