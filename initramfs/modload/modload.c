@@ -20,6 +20,11 @@
  *	the same, and the result word is followed by a space and the
  *	syscall's duration in nanoseconds (CLOCK_MONOTONIC): "OK 812345"
  *	(tests/bench/load-cost.sh)
+ *   modload --span finit|finit-compressed|init FILE [PARAMS]
+ *	the same, and the result word is followed by the syscall's start
+ *	and end (CLOCK_MONOTONIC, ns) and the CPU the caller ran on just
+ *	before and just after it: "OK 1200345 1812690 0 1"
+ *	(tests/vm/run-concurrency.sh: loads that overlap on two CPUs)
  *
  * PARAMS defaults to "".
  *
@@ -38,6 +43,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +69,8 @@ static const char usage_text[] =
 "  modload errname MESSAGE                 errno name whose strerror() text is MESSAGE\n"
 "  modload --time LOADMODE FILE [PARAMS]   one of the three loads above; the result\n"
 "                                          word is followed by the syscall's ns\n"
+"  modload --span LOADMODE FILE [PARAMS]   the same, followed by the syscall's start\n"
+"                                          and end ns and the CPUs before and after\n"
 "  modload --help\n"
 "\n"
 "PARAMS defaults to \"\".  Prints one line on stdout: OK, or the errno name\n"
@@ -104,18 +112,38 @@ static long long now_ns(void)
 	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* How long the last load syscall took (sys_finit, sys_init). */
-static long long elapsed_ns;
+/* When the last load syscall ran, and on which CPUs (sys_finit, sys_init). */
+static struct {
+	long long start, end;
+	int cpu_start, cpu_end;
+} span;
+
+static void span_begin(void)
+{
+	span.cpu_start = sched_getcpu();
+	span.start = now_ns();
+}
+
+static void span_end(void)
+{
+	span.end = now_ns();
+	span.cpu_end = sched_getcpu();
+}
 
 /* Kernel verdict: 0 means loaded; with @timed, the syscall's duration too. */
 static int load_result(int err, int timed)
 {
 	char buf[MODLOAD_ERRNAME_MAX];
-	char line[MODLOAD_ERRNAME_MAX + 32];
+	char line[MODLOAD_ERRNAME_MAX + 96];
 	const char *word = err ? modload_errno_name(err, buf, sizeof(buf)) : "OK";
 
-	if (timed) {
-		snprintf(line, sizeof(line), "%s %lld", word, elapsed_ns);
+	if (timed == MODLOAD_TIMED_DURATION) {
+		snprintf(line, sizeof(line), "%s %lld", word,
+			 span.end - span.start);
+		word = line;
+	} else if (timed == MODLOAD_TIMED_SPAN) {
+		snprintf(line, sizeof(line), "%s %lld %lld %d %d", word,
+			 span.start, span.end, span.cpu_start, span.cpu_end);
 		word = line;
 	}
 	if (emit(word))
@@ -196,23 +224,23 @@ static int read_all(int fd, char **bufp, size_t *lenp)
 /* Returns 0 if loaded, else the errno from the syscall. */
 static int sys_finit(int fd, const char *params, int flags)
 {
-	long long start = now_ns();
 	int err = 0;
 
+	span_begin();
 	if (syscall(SYS_finit_module, fd, params, flags) != 0)
 		err = errno;
-	elapsed_ns = now_ns() - start;
+	span_end();
 	return err;
 }
 
 static int sys_init(const void *image, size_t len, const char *params)
 {
-	long long start = now_ns();
 	int err = 0;
 
+	span_begin();
 	if (syscall(SYS_init_module, image, (unsigned long)len, params) != 0)
 		err = errno;
-	elapsed_ns = now_ns() - start;
+	span_end();
 	return err;
 }
 

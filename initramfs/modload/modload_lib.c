@@ -146,10 +146,12 @@ int modload_parse_args(int argc, char *const argv[], struct modload_args *out)
 	out->params = "";
 	out->message = NULL;
 	out->error = NULL;
-	out->timed = 0;
+	out->timed = MODLOAD_TIMED_NO;
 
-	if (argc >= 2 && argv && argv[1] && strcmp(argv[1], "--time") == 0) {
-		out->timed = 1;
+	if (argc >= 2 && argv && argv[1] &&
+	    (strcmp(argv[1], "--time") == 0 || strcmp(argv[1], "--span") == 0)) {
+		out->timed = strcmp(argv[1], "--time") == 0 ?
+			     MODLOAD_TIMED_DURATION : MODLOAD_TIMED_SPAN;
 		argc--;
 		argv++;
 		nops--;
@@ -160,7 +162,7 @@ int modload_parse_args(int argc, char *const argv[], struct modload_args *out)
 
 	out->mode = modload_parse_mode(argv[1]);
 	if (out->timed && !modload_mode_is_load(out->mode))
-		return parse_fail(out, "--time goes with finit, finit-compressed or init");
+		return parse_fail(out, "--time and --span go with finit, finit-compressed or init");
 	switch (out->mode) {
 	case MODLOAD_MODE_FINIT:
 	case MODLOAD_MODE_FINIT_COMPRESSED:

@@ -24,7 +24,13 @@ struct modload_args {
 	const char *params;	/* load modes only, "" if not given */
 	const char *message;	/* errname mode only */
 	const char *error;	/* why parsing failed, NULL on success */
-	int timed;		/* --time: report the syscall's duration */
+	int timed;		/* MODLOAD_TIMED_*: what to report with the result */
+};
+
+enum {
+	MODLOAD_TIMED_NO,
+	MODLOAD_TIMED_DURATION,	/* --time: the syscall's duration */
+	MODLOAD_TIMED_SPAN,	/* --span: its start, end and CPUs */
 };
 
 /* Big enough for any table name and for "E" plus any int. */

@@ -308,21 +308,27 @@ static void test_parse_time(void **state)
 	char *errname[] = { "modload", "--time", "errname", "Key", NULL };
 	char *alone[] = { "modload", "--time", NULL };
 	char *nofile[] = { "modload", "--time", "finit", NULL };
+	char *span[] = { "modload", "--span", "finit", "/m.ko", NULL };
+	char *spanerr[] = { "modload", "--span", "errname", "Key", NULL };
 	struct modload_args a;
 
 	(void)state;
 	assert_int_equal(parse(&a, 5, timed), 0);
-	assert_true(a.timed);
+	assert_int_equal(a.timed, MODLOAD_TIMED_DURATION);
 	assert_int_equal(a.mode, MODLOAD_MODE_INIT);
 	assert_string_equal(a.file, "/m.ko");
 	assert_string_equal(a.params, "a=1");
 
 	assert_int_equal(parse(&a, 3, plain), 0);
-	assert_false(a.timed);
+	assert_int_equal(a.timed, MODLOAD_TIMED_NO);
 
 	assert_int_equal(parse(&a, 4, errname), -EINVAL);
 	assert_string_equal(a.error,
-			    "--time goes with finit, finit-compressed or init");
+			    "--time and --span go with finit, finit-compressed or init");
+	assert_int_equal(parse(&a, 4, span), 0);
+	assert_int_equal(a.timed, MODLOAD_TIMED_SPAN);
+	assert_int_equal(a.mode, MODLOAD_MODE_FINIT);
+	assert_int_equal(parse(&a, 4, spanerr), -EINVAL);
 	assert_int_equal(parse(&a, 2, alone), -EINVAL);
 	assert_string_equal(a.error, "missing mode");
 	assert_int_equal(parse(&a, 3, nofile), -EINVAL);

@@ -19,8 +19,19 @@ else
 	echo "$label (about $estimate); log: $log"
 fi
 start=$SECONDS
+# failed WHY: the FAILED line and the end of the log.
+failed() {
+	echo "$label: FAILED ($1) after $((SECONDS - start)) s; end of $log:"
+	tail -n 30 "$log" | sed 's/^/    /'
+}
 "$@" > "$log" 2>&1 &
 pid=$!
+# Stopped from outside (make interrupted, a CI timeout): stop the command
+# and say so like any failure, rather than vanish without a word.
+for sig in INT TERM HUP; do
+	# shellcheck disable=SC2064 # $sig now, the rest when it fires
+	trap "kill $pid 2>/dev/null; wait $pid 2>/dev/null; failed 'stopped by SIG$sig'; exit 1" "$sig"
+done
 # Wake up often, speak once a minute: a short step ends without delay.
 next=60
 while kill -0 "$pid" 2>/dev/null; do
@@ -37,7 +48,6 @@ took=$((SECONDS - start))
 if [[ $rc -eq 0 ]]; then
 	echo "$label: done in $((took / 60)) min $((took % 60)) s"
 else
-	echo "$label: FAILED (status $rc) after $took s; end of $log:"
-	tail -n 30 "$log" | sed 's/^/    /'
+	failed "status $rc"
 fi
 exit $rc

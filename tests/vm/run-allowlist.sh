@@ -12,6 +12,11 @@
 #    measured as refused (ima_policy=critical_data), and then no module
 #    passes through it (fail closed), on hashes and, where
 #    module signatures remain, on hashes+sig;
+#  - the same fail-closed under the shipped IMA policy alone (no
+#    module.sig_enforce, no lockdown): with a damaged list IMA refuses a
+#    listed module through finit_module(), init_module() and the kernel's
+#    decompressor with EACCES, saying the list is not in use, while the
+#    same loads from the same vmlinux copy with its list intact pass;
 #  - one byte changed inside one digest, the list still in order: the
 #    list is used, that module is refused and the others still load.
 # Every test fails when the boot it reads did not end cleanly (run-vm.sh:
@@ -36,9 +41,9 @@ mkdir -p "$work"
 
 # The plan: 5 tests of the discovery boot, 2 of the runtime boot, one per
 # damaged list of hashes, 3 of the damaged list of hashes+sig, 3 of the
-# changed digest (keep it in step with the tests below: run-all.sh fails
-# the suite when the count differs).
-tap_plan $((5 + 2 + 9 + 3 + 3))
+# IMA pair, 3 of the changed digest (keep it in step with the tests
+# below: run-all.sh fails the suite when the count differs).
+tap_plan $((5 + 2 + 9 + 3 + 3 + 3))
 
 # The list as securityfs should show it, computed on the host.
 count=$(od -An -tu4 -j16 -N4 "$bin" 2>/dev/null | tr -d ' ')
@@ -160,6 +165,49 @@ tap $? "hashes+sig, list refused: crc7.ko, on the list, is refused under module.
 clean sig-reserved && load_was sig-reserved /mods/hello-signed.ko OK 4096 O
 tap $? "hashes+sig, list refused: hello-signed.ko (the trusted test key) still loads under module.sig_enforce=1"
 rm -f "$work/vmlinux-sig-reserved"
+
+# Fail closed under the shipped IMA policy alone.  Two copies of vmlinux
+# made the same way, booted the same way, whose lists differ in the
+# reserved byte only: set (refused at boot) and as built (0, accepted).
+# Each loads crc7.ko through finit_module() (/mods), init_module() (the
+# same bytes as installed in /lib/modules: each load is told apart by its
+# file) and the kernel's decompressor (crc7.ko.xz), unloading it after
+# each pass.
+crc7_installed=$(cd "$kout/modules" 2>/dev/null && find lib/modules -name crc7.ko)
+ima_loads=(finit:/mods/crc7.ko "init:/$crc7_installed" finit-compressed:/mods/crc7.ko.xz)
+for name in ima-reserved ima-intact; do
+	byte='\200'
+	[[ $name == ima-intact ]] && byte='\000'
+	changed_copy "$kout" "$name" 15 printf "$byte"
+	{
+		echo '#!/bin/sh'
+		guest_boot_report
+		echo 'cat /etc/ima/modules-allowlist.policy > /sys/kernel/security/ima/policy || echo POLICY-REFUSED'
+		for load in "${ima_loads[@]}"; do
+			guest_loads "$load"
+			echo '/sbin/rmmod crc7 2>/dev/null || :'
+		done
+	} > "$work/$name.sh"
+	VM_KERNEL=$work/vmlinux-$name guest "$kout" "$name" > /dev/null
+	rm -f "$work/vmlinux-$name"
+done
+clean ima-reserved && refused_at_boot ima-reserved "reserved field not zero" &&
+	! grep -q '^POLICY-REFUSED' "$work/ima-reserved.out"
+tap $? "IMA policy only, list with reserved: refused at boot (reserved field not zero), the policy loaded"
+ok=0
+for load in "${ima_loads[@]}"; do
+	file=${load#*:}
+	clean ima-reserved &&
+		load_was ima-reserved "$file" EACCES 0 - 'module allowlist not in use \(reserved field not zero\)' || ok=1
+done
+tap $ok "IMA policy only, list refused: crc7.ko is refused with EACCES through finit_module(), init_module() and the kernel's decompressor, \"module allowlist not in use\""
+ok=0
+for load in "${ima_loads[@]}"; do
+	clean ima-intact && accepted_at_boot ima-intact "$count" sha256 &&
+		! grep -q '^POLICY-REFUSED' "$work/ima-intact.out" &&
+		load_was ima-intact "${load#*:}" OK 0 - || ok=1
+done
+tap $ok "IMA policy only, the same copy with its list intact: accepted, and the three loads pass"
 
 # One byte of crc7.ko's digest inverted (its last, so that the list stays
 # in order, which the host checks first): the list is accepted and used,

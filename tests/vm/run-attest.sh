@@ -58,7 +58,7 @@ mkdir -p "$work"
 if [[ $mode == --reboot ]]; then
 	tap_plan 5
 else
-	tap_plan 20
+	tap_plan 22
 fi
 
 # guest_script MODE NONCE: the guest's /test.sh.
@@ -73,6 +73,9 @@ GUEST
 ima=/sys/kernel/security/ima
 lib=/lib/modules/$(uname -r)/kernel/lib
 export TPM2TOOLS_TCTI=device:/dev/tpmrm0
+# kmod's clients by their full path: in busybox sh a bare "insmod" or
+# "rmmod" is busybox's own applet, even with kmod's on PATH.
+echo "INSMOD $(/sbin/insmod --version | head -n 1)"
 [ -d /sys/class/tpm/tpm0 ] && echo "HAVE /sys/class/tpm/tpm0"
 [ -c /dev/tpmrm0 ] && echo "HAVE /dev/tpmrm0"
 pcrs() {	# pcrs NAME: PCRs 0-10 of both banks, evmctl's --pcrs form
@@ -85,16 +88,16 @@ pcrs() {	# pcrs NAME: PCRs 0-10 of both banks, evmctl's --pcrs form
 }
 cat /etc/ima/attest-modules.policy > $ima/policy && echo POLICY-LOADED
 for m in crc7 crc4 crc8; do
-	insmod $lib/$m.ko && echo "LOADED $m"
+	/sbin/insmod $lib/$m.ko && echo "LOADED $m"
 done
 pcrs listed
 if [ $mode = dirty ]; then
-	insmod /mods/hello.ko
+	/sbin/insmod /mods/hello.ko
 	echo "UNLISTED-LOAD rc=$?"
-	rmmod crc7
+	/sbin/rmmod crc7
 	mkdir /tmp/tampered
 	cp /mods/crc7-flipped.ko /tmp/tampered/crc7.ko
-	insmod /tmp/tampered/crc7.ko
+	/sbin/insmod /tmp/tampered/crc7.ko
 	echo "TAMPERED-LOAD rc=$?"
 fi
 # The quote first, then the lists: a list read after the quote holds at
@@ -317,6 +320,10 @@ done
 for b in clean dirty; do
 	booted "$b"
 	tap $? "boot $b with swtpm ended cleanly (no crash, no warning, guest script done)"
+done
+for b in clean dirty; do
+	grep -qE '^INSMOD kmod version [0-9]+' "$work/$b.out"
+	tap $? "boot $b: the modules were loaded by kmod's insmod ($(sed -n 's/^INSMOD //p' "$work/$b.out" | head -n 1))"
 done
 
 # --- the TPM and the quote ----------------------------------------------

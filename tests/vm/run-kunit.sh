@@ -6,10 +6,13 @@
 # it is on the allowlist: the guest loads it with modprobe under
 # module.sig_enforce=1 (it loads by digest, kunit.ko as its dependency),
 # KUnit runs the suite, and the guest prints the kernel log.  Here:
-#  - one TAP line per test case and per parameter of the parameterised
-#    case, by name, against the cases the test source declares
-#    (KUNIT_CASE lines and the damages[] table of the patched tree): a
-#    case that did not report fails;
+#  - the committed case list, tests/vm/kunit-cases.txt ("case" and
+#    "case/parameter" lines), is what the test source declares (its
+#    KUNIT_CASE lines and the damages[] table of the patched tree);
+#  - KUnit's own plan: the suite's KTAP "1..N" is the number of cases in
+#    that list;
+#  - one TAP line per case and per parameter of the list, by name: a case
+#    that did not report, failed, or was skipped ("# SKIP") fails;
 #  - the module loaded by digest, untainted but for KUnit's own taint
 #    (N, 262144), and the boot ended cleanly with no warning on the
 #    console (run-vm.sh).
@@ -27,20 +30,27 @@ mkdir -p "$work"
 . "$here/../lib/vm-scenario.sh"
 
 source_file=$build/src/patched/security/integrity/ima/ima_modhashes_test.c
+committed=$here/kunit-cases.txt
 # The cases and parameters the source declares, as "case" or
 # "case/parameter" lines.
-expected_cases() {
+declared_cases() {
 	sed -n 's/^[[:space:]]*KUNIT_CASE\(_PARAM\)\{0,1\}(\([a-z_0-9]*\).*/\2/p' "$source_file"
 	sed -n 's/^[[:space:]]*{ "\([^"]*\)", [a-z_0-9]*, ".*" },$/allowlist_damaged\/\1/p' "$source_file"
 }
+grep -v '^#' "$committed" > "$work/expected"
+entries=$(wc -l < "$work/expected")
+cases=$(grep -vc / "$work/expected")
+tap_plan $((1 + $# * (entries + 3)))
 if [[ -f $source_file ]]; then
-	expected_cases > "$work/expected"
+	declared_cases > "$work/declared"
+	diff -u --label "${committed#"$here"/../../}" --label "declared by the source" \
+		"$work/expected" "$work/declared" > "$work/declared.diff"
+	tap $? "the committed case list is the one ima_modhashes_test.c declares"
+	sed 's/^/# /' "$work/declared.diff"
 else
+	tap 1 "the committed case list is the one ima_modhashes_test.c declares"
 	echo "# $source_file is missing (tree not patched)"
-	: > "$work/expected"
 fi
-cases=$(wc -l < "$work/expected")
-tap_plan $(($# * (cases + 2)))
 
 cat > "$work/kunit.sh" <<'GUEST'
 #!/bin/sh
@@ -59,20 +69,25 @@ for variant in "$@"; do
 	# case, "        ok N parameter" for a parameter of the case that
 	# follows them.
 	sed -n 's/^KLOG //p' "$work/$variant.out" > "$work/$variant.ktap"
+	# A result with a "# SKIP" directive is "skip", not "ok".
 	awk '
+		function status(l) { return (l ~ /^not /) ? "not ok" : (l ~ / # SKIP/) ? "skip" : "ok" }
 		/^        (not )?ok [0-9]+ / { line = $0; sub(/^ +/, "", line); params[n++] = line; next }
 		/^    (not )?ok [0-9]+ / {
 			line = $0; sub(/^ +/, "", line)
-			status = (line ~ /^not /) ? "not ok" : "ok"
+			st = status(line)
 			sub(/^(not )?ok [0-9]+ /, "", line); sub(/ # .*/, "", line)
 			for (i = 0; i < n; i++) {
-				p = params[i]; ps = (p ~ /^not /) ? "not ok" : "ok"
+				p = params[i]; ps = status(p)
 				sub(/^(not )?ok [0-9]+ /, "", p); sub(/ # .*/, "", p)
 				print ps "\t" line "/" p
 			}
 			n = 0
-			print status "\t" line
+			print st "\t" line
 		}' "$work/$variant.ktap" > "$work/$variant.results"
+	plan=$(sed -n 's/^    1\.\.\([0-9]*\)$/\1/p' "$work/$variant.ktap")
+	[[ $plan == "$cases" ]]
+	tap $? "$variant: KUnit's plan for the suite is 1..$cases, the cases of the committed list (KTAP said: ${plan:-no plan})"
 	while read -r name; do
 		status=$(awk -F '\t' -v n="$name" '$2 == n { print $1; exit }' "$work/$variant.results")
 		[[ $status == ok ]] && [[ $(cat "$work/$variant.rc") == 0 ]]

@@ -17,7 +17,11 @@
 #  - the guest's end marker "VMTEST-END rc=0" is missing: a panic, a
 #    guest script that stopped or exited non-zero;
 #  - the console shows a kernel warning or crash (tests/lib/console.sh),
-#    even one the guest script lived through.
+#    even one the guest script lived through;
+#  - the guest, which qemu gives two CPUs (-smp 2), did not have both
+#    online (initramfs/init prints them): every test kernel is SMP, as
+#    distribution kernels are, and a test that meant two CPUs must not
+#    quietly run on one.
 # Callers must fail whatever test was running when this fails.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,7 +71,10 @@ else
 	set -- -kernel "$kernel" -initrd "$work/initrd" -append "$cmdline"
 fi
 qemu_status=0
-timeout "$timeout" qemu-system-x86_64 -accel tcg -cpu max -m 512 \
+# Two CPUs as two sockets: qemu's default puts them in one socket as two
+# cores, and SeaBIOS's MP table (all a kernel without ACPI, like
+# "hashes", sees) lists one processor per socket.
+timeout "$timeout" qemu-system-x86_64 -accel tcg -cpu max -smp 2,sockets=2,cores=1,threads=1 -m 512 \
 	-nographic -no-reboot -nodefaults -serial stdio "$@" \
 	${VM_QEMU_ARGS:-} \
 	< /dev/null > "$console" 2>&1 || qemu_status=$?
@@ -92,6 +99,9 @@ problems() {
 	'') echo "no VMTEST-END marker: the guest did not finish (panic, hang or crash)" ;;
 	*) echo "the guest script ended badly: $end" ;;
 	esac
+	cpus=$(tr -d '\r' < "$console" | sed -n 's/^VMTEST-CPUS //p' | tail -n 1)
+	[ -z "$end" ] || [ "$cpus" = 0-1 ] ||
+		echo "the guest had CPUs \"${cpus:-none reported}\" online, not both of its two (0-1)"
 	if console_trouble "$console" > "$work/trouble"; then
 		echo "kernel warning or crash on the console:"
 		sed 's/^/  line /' "$work/trouble" | head -n 20

@@ -1,15 +1,27 @@
 #!/bin/bash
-# Usage: run-fuzzers.sh SECONDS FUZZER...
-# Run each libFuzzer target for SECONDS (-max_total_time) from its seed
-# corpus, tools/fuzz/corpus/<target>/ (fuzz-<target> is the program), and
-# print TAP: the plan, then one result per fuzzer with its executions per
-# second as a comment.  A crash, leak or timeout is "not ok" and the input
-# that caused it is kept in <fuzzer's dir>/artifacts/<target>/ (named in
-# the output); the corpus the run grew stays in <fuzzer's dir>/corpus/.
+# Usage: run-fuzzers.sh SECONDS|replay FUZZER...
+# Run each libFuzzer target from its seed corpus,
+# tools/fuzz/corpus/<target>/ (fuzz-<target> or selftest-<target> is the
+# program), and print TAP: the plan, then one result per program.
+#   SECONDS  fuzz for that long (-max_total_time), growing a corpus in
+#            <fuzzer's dir>/corpus/<target>/ (make fuzz, make check-full);
+#   replay   run every input of the committed corpus once (-runs=0), in
+#            seconds (make check).
+# A crash, a sanitizer report (every one is fatal: the targets are built
+# with -fno-sanitize-recover=all, and halt_on_error is set here), a leak or
+# a timeout is "not ok" for a fuzz-* target, and the input that caused it
+# is kept in <fuzzer's dir>/artifacts/<target>/ (named in the output).
+# A selftest-* target has a planted bug that its corpus reaches: its run
+# must fail with a sanitizer report and leave an artifact, or the results
+# of the others could not be trusted.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-seconds=$1
+mode=$1
 shift
+[[ $mode == replay || $mode =~ ^[0-9]+$ ]] ||
+	{ echo "usage: run-fuzzers.sh SECONDS|replay FUZZER..." >&2; exit 2; }
+export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}
 status=0
 echo "1..$#"
 n=0
@@ -17,26 +29,50 @@ for fuzzer in "$@"; do
 	n=$((n + 1))
 	name=$(basename "$fuzzer")
 	target=${name#fuzz-}
+	selftest=
+	[[ $name == selftest-* ]] && selftest=yes
 	dir=$(cd "$(dirname "$fuzzer")" && pwd)
 	seeds=$here/../fuzz/corpus/$target
 	grown=$dir/corpus/$target
 	artifacts=$dir/artifacts/$target
 	log=$dir/$name.log
+	rm -rf "$artifacts"
 	mkdir -p "$grown" "$artifacts"
 	if [[ ! -x $fuzzer || ! -d $seeds ]]; then
 		echo "not ok $n - $name: program or seed corpus $seeds missing"
 		status=1
 		continue
 	fi
-	before=$(ls "$artifacts" | wc -l)
-	"$fuzzer" -max_total_time="$seconds" -print_final_stats=1 \
-		-artifact_prefix="$artifacts/" "$grown" "$seeds" > "$log" 2>&1
-	rc=$?
+	if [[ $mode == replay ]]; then
+		"$fuzzer" -runs=0 -print_final_stats=1 -artifact_prefix="$artifacts/" "$seeds" > "$log" 2>&1
+		rc=$?
+	else
+		"$fuzzer" -max_total_time="$mode" -print_final_stats=1 \
+			-artifact_prefix="$artifacts/" "$grown" "$seeds" > "$log" 2>&1
+		rc=$?
+	fi
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	if [[ $mode == replay ]]; then
+		what="the $(ls "$seeds" | wc -l) inputs of the committed corpus replayed"
+	else
+		what="${runs:-?} inputs in $mode s"
+	fi
 	speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 	crashes=$(ls "$artifacts" | wc -l)
-	if [[ $rc -eq 0 && $crashes -eq $before && -n $runs ]]; then
-		echo "ok $n - $name: ${runs} inputs in ${seconds} s, no crash"
+	reported=
+	grep -qE '^==[0-9]+==ERROR|runtime error:' "$log" && reported=yes
+	if [[ -n $selftest ]]; then
+		if [[ $rc -ne 0 && $crashes -gt 0 && -n $reported ]]; then
+			echo "ok $n - $name: the planted bug stops the run (exit status $rc, sanitizer report, artifact kept)"
+		else
+			echo "not ok $n - $name: the planted bug did not fail the run (exit status $rc, artifacts $crashes, report ${reported:-none})"
+			status=1
+		fi
+		grep -m 1 'runtime error:' "$log" | sed 's/^/# /'
+		continue
+	fi
+	if [[ $rc -eq 0 && $crashes -eq 0 && -z $reported && -n $runs ]]; then
+		echo "ok $n - $name: $what, no crash, no sanitizer report"
 	else
 		echo "not ok $n - $name: exit status $rc"
 		grep -E '^(==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)|runtime error' "$log" | head -n 8 | sed 's/^/# /'
