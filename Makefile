@@ -6,7 +6,7 @@
 #                   allowlisted module, a tampered one and a foreign one
 #                   (about 8 min on 2 cores; one progress line per step)
 #   make kernels    every config variant (sig nosig hashes hashes+sig btf
-#                   hashes+sigforce debug)
+#                   hashes+sigforce hashes-untrusted-ima debug)
 #   make check      what CI runs: the allowlist variants (hashes,
 #                   hashes+sig) and every security-relevant test; ends
 #                   with "N passed, N failed" (at most 45 min, see NOTES)
@@ -37,7 +37,7 @@ OUT := $(B)/out
 TOOLS := $(B)/tools
 TARBALL ?= /usr/src/linux-source-6.12.tar.xz
 
-VARIANTS := sig nosig hashes hashes+sig btf hashes+sigforce debug
+VARIANTS := sig nosig hashes hashes+sig btf hashes+sigforce hashes-untrusted-ima debug
 PRISTINE_VARIANTS := sig nosig
 # The kernels "make check" tests: those that carry the allowlist (btf, the
 # same with debug information and BTF, is left to check-full).
@@ -154,6 +154,7 @@ $(OUT)/%/bzImage: $(SRC)/patched.stamp kernel/configs/base.config kernel/configs
 # Fragments a variant extends (kernel/build/fragments.sh)
 $(OUT)/btf/bzImage: kernel/configs/hashes.config
 $(OUT)/hashes+sigforce/bzImage: kernel/configs/hashes+sig.config
+$(OUT)/hashes-untrusted-ima/bzImage: kernel/configs/hashes.config
 # The certificate hashes+sig trusts (CONFIG_SYSTEM_TRUSTED_KEYS, configure.sh)
 $(OUT)/hashes+sig/bzImage $(OUT)/hashes+sigforce/bzImage: tests/keys/dkms-test-cert.pem
 

@@ -23,7 +23,7 @@ results=$build/test-results
 mkdir -p "$results"
 
 check_suites="docs unit tools-unit tools-fuzz sanitizers tools tools-ima attest kconfig generator series vm allowlist security dkms kunit concurrency repro repro-keys"
-full_suites="$check_suites tools-fuzz-long generator-btf series-build vm-full dkms-sigforce concurrency-long secureboot allowlist-relinked repro-hashes+sig repro-sig repro-btf attest-reboot debug-verdicts debug-concurrency debug-kunit hash-count"
+full_suites="$check_suites tools-fuzz-long generator-btf series-build vm-rest vm-full dkms-sigforce concurrency-long secureboot allowlist-relinked repro-hashes+sig repro-sig repro-btf attest-reboot debug-verdicts debug-concurrency debug-kunit hash-count"
 
 command_of() {	# command_of SUITE: the command that runs it
 	case $1 in
@@ -42,8 +42,9 @@ command_of() {	# command_of SUITE: the command that runs it
 	generator-btf) echo "$here/generator/check-generator.sh $build btf" ;;
 	series) echo "$here/series/check-series.sh $build" ;;
 	series-build) echo "$here/series/check-series.sh $build --build" ;;
-	vm) echo "$here/vm/run-verdicts.sh $build hashes hashes+sig" ;;
-	vm-full) echo "$here/vm/run-verdicts.sh $build sig nosig btf hashes+sigforce pristine-sig pristine-nosig" ;;
+	vm) echo "$here/vm/run-verdicts.sh --only check $build hashes hashes+sig" ;;
+	vm-rest) echo "$here/vm/run-verdicts.sh --only rest $build hashes hashes+sig" ;;
+	vm-full) echo "$here/vm/run-verdicts.sh $build sig nosig btf hashes+sigforce hashes-untrusted-ima pristine-sig pristine-nosig" ;;
 	allowlist) echo "$here/vm/run-allowlist.sh $build" ;;
 	security) echo "$here/vm/run-security.sh $build" ;;
 	concurrency) echo "$here/vm/run-concurrency.sh $build 50 hashes hashes+sig" ;;

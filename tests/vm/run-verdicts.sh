@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: run-verdicts.sh BUILD_DIR KERNEL...
+# Usage: run-verdicts.sh [--only check|rest] BUILD_DIR KERNEL...
 # Run the loads listed in verdicts.tsv, one VM boot each, on the named
 # kernels: KERNEL is a published kernel, BUILD_DIR/out/KERNEL, either a
 # variant (hashes, hashes+sig, sig, nosig, btf, debug) or pristine-VARIANT,
@@ -22,6 +22,11 @@
 #  - when a pristine kernel runs, its observations are written to
 #    BUILD_DIR/test-results/pristine-golden.tsv, and one last test checks
 #    that they are the committed file's.
+# --only check runs the loads that make check needs, --only rest the
+# others (make check-full), so that together they are the whole table:
+# "rest" are the loads whose mode enforces nothing (none, ima-log) and
+# the loads by kmod's insmod of an uncompressed module, which makes the
+# same finit_module() call with the same bytes as the finit path.
 # VM_ONLY=ERE runs only the loads whose id ("variant mode module path")
 # matches (development); VM_GOLDEN=FILE compares with FILE instead of
 # tests/vm/pristine-golden.tsv; VM_PARALLEL=N boots N at a time.
@@ -29,7 +34,13 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
-[[ $# -ge 2 ]] || { echo "usage: run-verdicts.sh BUILD_DIR KERNEL..." >&2; exit 2; }
+only=
+if [[ ${1-} == --only ]]; then
+	only=${2-}
+	[[ $only == check || $only == rest ]] || { echo "run-verdicts.sh: --only check or --only rest" >&2; exit 2; }
+	shift 2
+fi
+[[ $# -ge 2 ]] || { echo "usage: run-verdicts.sh [--only check|rest] BUILD_DIR KERNEL..." >&2; exit 2; }
 build=$(cd "$1" && pwd)
 shift
 kernels=" $* "
@@ -69,6 +80,15 @@ for kernel in $kernels; do
 		{ echo "Bail out! no rows in verdicts.tsv for kernel $kernel"; exit 1; }
 done
 
+# tier MODE MODULE PATH: check or rest (see --only above).
+tier() {
+	if [[ $1 == none || $1 == ima-log || ($3 == insmod && $2 == *.ko) ]]; then
+		echo rest
+	else
+		echo check
+	fi
+}
+
 # Expand the table into one job per load and named kernel.
 loads=()
 while IFS=$'\t' read -r variant modes module paths errno taint modtaint log; do
@@ -78,6 +98,7 @@ while IFS=$'\t' read -r variant modes module paths errno taint modtaint log; do
 		for path in ${paths//,/ }; do
 			id="$variant $mode $module $path"
 			[[ -z ${VM_ONLY-} || $id =~ $VM_ONLY ]] || continue
+			[[ -z $only || $(tier "$mode" "$module" "$path") == "$only" ]] || continue
 			for kernel in $(row_kernels "$variant"); do
 				[[ $kernels == *" $kernel "* ]] || continue
 				loads+=("$(printf "%s\x1f" "$kernel" "$mode" "$module" "$path" "$errno" "$taint" "$modtaint" "$log")$id")
