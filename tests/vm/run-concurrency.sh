@@ -111,7 +111,7 @@ echo "CPUS $(cat /sys/devices/system/cpu/online)"
 echo "PREEMPT $(cat /sys/kernel/debug/sched/preempt 2>&1)"
 echo "PANIC_ON_WARN $(cat /proc/sys/kernel/panic_on_warn)"
 dmesg | grep -E 'KernelAddressSanitizer initialized|Lock dependency validator|kmemleak: Kernel memory leak detector' |
-	sed 's/^\[ *[0-9.]*\] /CHECKER /'
+	sed 's/^\[ *[0-9.]*\] //; s/^/CHECKER /'
 if [ -f $leaks ]; then
 	if echo clear > $leaks; then echo LEAKS-CLEARED; else echo LEAKS-CLEAR-REFUSED; fi
 fi
