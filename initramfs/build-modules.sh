@@ -178,6 +178,18 @@ owner_key() {
 	rm -f "$1.csr" "$1.ext"
 }
 
+# guest_key NAME SUBJECT [CA_KEY CA_CERT]: an owner_key whose certificate
+# (/mods/NAME.x509, DER) and private key (/mods/NAME-key.pem) both go to
+# the guest, which signs with it.
+guest_key() {
+	local name=$1
+	shift
+	owner_key "$out/$name" "$@"
+	openssl x509 -in "$out/$name-cert.pem" -outform DER -out "$root/mods/$name.x509"
+	mv "$out/$name-key.pem" "$root/mods/$name-key.pem"
+	rm -f "$out/$name-cert.pem"
+}
+
 # A key and certificate that no kernel trusts, made for this archive only.
 openssl req -new -x509 -newkey rsa:2048 -nodes -sha256 -days 36500 -batch \
 	-subj "/CN=Foreign module signing key (vm tests)/" \
@@ -215,18 +227,12 @@ if grep -q "^CONFIG_MODULE_SIG=y" "$out/config"; then
 
 	# A key for IMA's ".ima" keyring, which takes only keys that a
 	# built-in key certified (CONFIG_INTEGRITY_TRUSTED_KEYRING).
-	owner_key "$out/imakey" "/CN=IMA signing key certified by the module key (vm tests)/" "$key" "$cert"
-	openssl x509 -in "$out/imakey-cert.pem" -outform DER -out "$root/mods/imakey.x509"
-	mv "$out/imakey-key.pem" "$root/mods/imakey-key.pem"
-	rm -f "$out/imakey-cert.pem"
+	guest_key imakey "/CN=IMA signing key certified by the module key (vm tests)/" "$key" "$cert"
 fi
 
 # Root's own key, as root would make one on the machine to sign a module
 # for IMA: nothing the kernel trusts vouches for it.
-owner_key "$out/rootkey" "/CN=Root's own IMA key (vm tests)/"
-openssl x509 -in "$out/rootkey-cert.pem" -outform DER -out "$root/mods/rootkey.x509"
-mv "$out/rootkey-key.pem" "$root/mods/rootkey-key.pem"
-rm -f "$out/rootkey-cert.pem"
+guest_key rootkey "/CN=Root's own IMA key (vm tests)/"
 
 # The digests the kernel may name when it refuses one of these files
 # ("<file>: sha256:<hex> is not on the module allowlist", "init_module

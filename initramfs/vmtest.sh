@@ -71,11 +71,7 @@ load_module() {
 	dmesg -c >/dev/null
 	case $1 in
 	insmod | modprobe | modprobe-force)
-		if out=$(kmod_client "$1" "$2" "$name" 2>&1); then
-			errno=OK
-		else
-			errno=$(modload errname "$out") || errno="UNKNOWN($out)"
-		fi
+		kmod_load "$1" "$2" "$name"
 		;;
 	overwrite)
 		overwrite_load "$2"
@@ -102,6 +98,15 @@ load_module() {
 	# The clocksource switch and the TSC's refined calibration can land in
 	# the middle of a load; they are not the loader's doing.
 	dmesg | grep -v -E '^(clocksource|tsc): ' > /tmp/load.log
+}
+
+# kmod_load PATH FILE NAME: load through kmod_client, errno as modload's.
+kmod_load() {
+	if out=$(kmod_client "$1" "$2" "$3" 2>&1); then
+		errno=OK
+	else
+		errno=$(modload errname "$out") || errno="UNKNOWN($out)"
+	fi
 }
 
 kmod_client() {	# kmod_client PATH FILE NAME
@@ -209,16 +214,8 @@ imasig_load() {
 	fi
 	dmesg -c >/dev/null
 	case $2 in
-	insmod)
-		if out=$(/sbin/insmod "$target" 2>&1); then
-			errno=OK
-		else
-			errno=$(modload errname "$out") || errno="UNKNOWN($out)"
-		fi
-		;;
-	*)
-		errno=$(modload "$2" "$target")
-		;;
+	insmod) kmod_load insmod "$target" ;;
+	*) errno=$(modload "$2" "$target") ;;
 	esac
 }
 

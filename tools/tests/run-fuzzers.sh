@@ -36,7 +36,6 @@ for fuzzer in "$@"; do
 	grown=$dir/corpus/$target
 	artifacts=$dir/artifacts/$target
 	log=$dir/$name.log
-	rm -rf "$artifacts"
 	mkdir -p "$grown" "$artifacts"
 	if [[ ! -x $fuzzer || ! -d $seeds ]]; then
 		echo "not ok $n - $name: program or seed corpus $seeds missing"
@@ -44,21 +43,19 @@ for fuzzer in "$@"; do
 		continue
 	fi
 	if [[ $mode == replay ]]; then
-		"$fuzzer" -runs=0 -print_final_stats=1 -artifact_prefix="$artifacts/" "$seeds" > "$log" 2>&1
-		rc=$?
+		run=(-runs=0 "$seeds")
 	else
-		"$fuzzer" -max_total_time="$mode" -print_final_stats=1 \
-			-artifact_prefix="$artifacts/" "$grown" "$seeds" > "$log" 2>&1
-		rc=$?
+		run=(-max_total_time="$mode" "$grown" "$seeds")
 	fi
+	"$fuzzer" -print_final_stats=1 -artifact_prefix="$artifacts/" "${run[@]}" > "$log" 2>&1
+	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-	if [[ $mode == replay ]]; then
-		what="the $(ls "$seeds" | wc -l) inputs of the committed corpus replayed"
-	else
-		what="${runs:-?} inputs in $mode s"
-	fi
+	what="${runs:-?} inputs in $mode s"
+	[[ $mode == replay ]] && what="the $(ls "$seeds" | wc -l) inputs of the committed corpus replayed"
 	speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-	crashes=$(ls "$artifacts" | wc -l)
+	# artifacts this run wrote (libFuzzer names each; those of earlier
+	# runs are kept, and one input that fails again rewrites its file)
+	crashes=$(grep -c 'Test unit written to ' "$log")
 	reported=
 	grep -qE '^==[0-9]+==ERROR|runtime error:' "$log" && reported=yes
 	if [[ -n $selftest ]]; then
