@@ -18,7 +18,9 @@
 #                   byte, boot
 #   make bench      what the allowlist costs (size, time) for this build's
 #                   modules and for Debian's 4230, a module load in the
-#                   guest with each check, and every kernel's figures
+#                   guest with each check, and every kernel's figures,
+#                   judged against tests/bench/goals.tsv (build/bench/)
+#   make bench-record  copy the last bench run to tests/bench/results/
 #   make clean      remove build/
 #
 # Paths (see README.md): build/src/{pristine,patched} are the source trees,
@@ -100,7 +102,7 @@ label-demo := [5/5]
 # The build directory of a published kernel name.
 objdir = $(if $(filter pristine-%,$(1)),$(SRC)/pristine/obj-$(1:pristine-%=%),$(SRC)/patched/obj-$(1))
 
-.PHONY: all check check-full repro bench kernels pristine-kernels initramfs tools install fuzz deps demo clean
+.PHONY: all check check-full repro bench bench-record kernels pristine-kernels initramfs tools install fuzz deps demo clean
 
 all: $(B)/demo.txt
 	@echo "The demo's output is kept in $(B)/demo.txt; next steps: README.md."
@@ -240,31 +242,50 @@ repro: $(B)/initramfs/base.cpio.gz $(OUT)/sig/bzImage
 	$(MAKE) $(REPRO_VARIANTS:%=$(OUT)/%/bzImage)
 	tests/run-all.sh $(B) repro repro-keys repro-hashes+sig repro-sig repro-btf
 
-# Measurements for NOTES.md (tests/bench), written to build/bench/*.md.
-# Debian's own modules of the same 6.12 release come with apt-get download.
+# Measurements (tests/bench), written to build/bench/*.md, each table
+# after a block that records its commit, date, machine and command
+# (tests/bench/provenance.sh); summary.sh judges them against the goals
+# of tests/bench/goals.tsv.  `make bench-record` copies the last run to
+# tests/bench/results/, the files NOTES.md quotes (tests/docs/check-notes.sh
+# holds NOTES to them).  Debian's own modules of the same 6.12 release
+# come with apt-get download.
 BENCH := $(B)/bench
+BENCH_RESULTS := tests/bench/results
+# bench_table NAME COMMAND: COMMAND's table after its provenance block, to
+# $(BENCH)/NAME.md (nothing when COMMAND fails)
+# The summary's hash-count row uses the suite's result only when it is of
+# this commit and newer than the debug kernel it booted (summary.sh checks).
+bench_table = tests/bench/provenance.sh "make bench" $(2) > $(BENCH)/$(1).md.tmp && \
+	mv $(BENCH)/$(1).md.tmp $(BENCH)/$(1).md
 
 bench: $(OUT)/hashes/bzImage $(OUT)/hashes+sig/bzImage $(TOOLS)/module-hashes $(BENCH)/debian/modules.order \
 		$(B)/initramfs/base.cpio.gz $(foreach v,nosig sig hashes,$(OUT)/$(v)/modules.cpio.gz)
-	tests/bench/build-step.sh $(TOOLS)/module-hashes $(call objdir,hashes+sig)/scripts/sign-file \
-		$(BENCH)/debian > $(BENCH)/build-step.md.tmp
-	mv $(BENCH)/build-step.md.tmp $(BENCH)/build-step.md
-	tests/bench/list-cost.sh $(B) hashes \
-		"Debian's $$(cat $(BENCH)/debian/package)=$(BENCH)/debian/modules.order" \
-		> $(BENCH)/list-cost.md.tmp
-	mv $(BENCH)/list-cost.md.tmp $(BENCH)/list-cost.md
-	tests/bench/load-cost.sh $(B) > $(BENCH)/load-cost.md.tmp
-	mv $(BENCH)/load-cost.md.tmp $(BENCH)/load-cost.md
-	tests/bench/list-lookup.sh $(B) > $(BENCH)/list-lookup.md.tmp
-	mv $(BENCH)/list-lookup.md.tmp $(BENCH)/list-lookup.md
-	tests/bench/build-cost.sh $(B) > $(BENCH)/build-cost.md.tmp
-	mv $(BENCH)/build-cost.md.tmp $(BENCH)/build-cost.md
-	tests/bench/figures.sh $(B) > $(BENCH)/figures.md.tmp
-	mv $(BENCH)/figures.md.tmp $(BENCH)/figures.md
-	tests/bench/summary.sh $(BENCH) $(wildcard $(B)/test-results/hash-count.tap) > $(BENCH)/summary.md.tmp
-	mv $(BENCH)/summary.md.tmp $(BENCH)/summary.md
+	$(call bench_table,build-step,tests/bench/build-step.sh $(TOOLS)/module-hashes \
+		$(call objdir,hashes+sig)/scripts/sign-file $(BENCH)/debian)
+	$(call bench_table,list-cost,tests/bench/list-cost.sh $(B) hashes \
+		"Debian's $$(cat $(BENCH)/debian/package)=$(BENCH)/debian/modules.order")
+	$(call bench_table,load-cost,tests/bench/load-cost.sh $(B))
+	$(call bench_table,list-lookup,tests/bench/list-lookup.sh $(B))
+	$(call bench_table,build-cost,tests/bench/build-cost.sh $(B))
+	$(call bench_table,figures,tests/bench/figures.sh $(B))
+	$(call bench_table,summary,tests/bench/summary.sh $(BENCH) $(B)/test-results/hash-count.tap $(OUT)/debug/bzImage)
 	@cat $(BENCH)/build-step.md $(BENCH)/list-cost.md $(BENCH)/load-cost.md $(BENCH)/list-lookup.md \
 		$(BENCH)/build-cost.md $(BENCH)/figures.md $(BENCH)/summary.md
+
+# The last run's tables, to commit: only a run of a commit (no uncommitted
+# changes), every table of one commit.
+bench-record:
+	@ls $(BENCH)/*.md > /dev/null 2>&1 || { echo "no results in $(BENCH): make bench first"; exit 1; }
+	@if grep -L '^- commit: ' $(BENCH)/*.md | grep .; then echo "bench-record: those have no provenance block"; exit 1; fi
+	@commits=$$(sed -n 's/^- commit: //p' $(BENCH)/*.md | sort -u); \
+	if [[ $$(wc -l <<< "$$commits") != 1 || ! $$commits =~ ^[0-9a-f]{40}$$ ]]; then \
+		echo "bench-record: the tables of $(BENCH) come from more than one commit or an uncommitted tree:"; \
+		echo "$$commits"; exit 1; \
+	fi
+	rm -f $(BENCH_RESULTS)/*.md
+	mkdir -p $(BENCH_RESULTS)
+	cp $(BENCH)/*.md $(BENCH_RESULTS)/
+	@echo "$(BENCH_RESULTS) holds the run of $$(sed -n 's/^- commit: //p' $(BENCH)/build-step.md); quote its tables in NOTES.md and commit both"
 
 $(BENCH)/debian/modules.order: tests/bench/debian-modules.sh | $(B)/deps.stamp
 	tests/bench/debian-modules.sh $(BENCH)/debian

@@ -9,8 +9,11 @@
 # plain gcc (no ccache), then once more after `touch lib/crc7.c` (an
 # incremental build that changes one module's source); BENCH_BUILD_ROUNDS
 # rounds of that (3 unless set), in alternating order.  Ratios are "with"
-# over "without", the median of the rounds, with the CPU time of the full
-# builds next to their wall time.
+# over "without": the mean of the rounds' ratios with its 95% t-interval
+# (tests/lib/timing.sh, mean_t95) and each round's, with the CPU time of
+# the full builds next to their wall time.  The full builds' ratio and
+# its interval are the metric of the goal "full-build" of
+# tests/bench/goals.tsv; everything else here explains it.
 #
 # Two full builds of the same config differ by several percent in wall
 # time on a shared machine (up to 11% seen), more than the 2% the allowlist may cost, so the cost is
@@ -24,8 +27,14 @@
 # every module and, from there, vmlinux.o, modpost and the vmlinux link
 # and bzImage, whose order the allowlist changes (vmlinux waits for the
 # modules).  The median difference of the pairs is the time the
-# allowlist adds; added to the full build without it, it gives the ratio
-# the goal is about.  The objects that only see a different
+# allowlist adds there.  The rebuilds leave out the compile phase, so the
+# full builds are timed line by line too (kbuild's short lines, each
+# stamped with the time it came): per round, the seconds from the start
+# of make to its `LD      vmlinux.o` line, with and without.  The paired
+# estimate of the full build is (median full build without + median
+# rebuild difference + median compile-phase difference) / median full
+# build without: an explanation of the goal's metric, not the metric.
+# The objects that only see a different
 # include/linux/module.h (MODULE_INTEGRITY_POLICY: one field and three
 # inline helpers) are compiled in both builds alike and are not rebuilt.
 #
@@ -48,6 +57,25 @@ kmake() {	# kmake NAME MAKE_ARG...
 }
 times_of() {	# times_of NAME MAKE_ARG...: "WALL CPU" seconds of that make
 	wall_and_cpu_seconds "$tmp/make-$1.log" kmake "$@"
+}
+# stamped COMMAND...: COMMAND's output (both streams), each line after the
+# time it came through the pipe (bash's $EPOCHREALTIME), and a first line
+# "TIME started"; the status is COMMAND's
+stamped() {
+	local LC_ALL=C line
+	printf '%s started\n' "$EPOCHREALTIME"
+	"$@" 2>&1 | while IFS= read -r line; do
+		printf '%s %s\n' "$EPOCHREALTIME" "$line"
+	done
+}
+# compile_phase LOG: seconds from the start of a stamped make to its
+# `LD      vmlinux.o` line (kbuild's short output, quiet=quiet_ despite
+# make -s), or the script fails
+compile_phase() {
+	awk 'NR == 1 { start = $1 }
+		$2 == "LD" && $3 == "vmlinux.o" && NF == 3 { printf "%f\n", $1 - start; found = 1; exit }
+		END { exit !found }' "$1" ||
+		{ say "no \"LD      vmlinux.o\" line in $1"; exit 1; }
 }
 
 for name in with without; do
@@ -79,12 +107,14 @@ fi
 
 # Rounds of one full build each way, in alternating order so that a
 # machine getting busier or quieter during the run weighs on both sides;
-# the ratio is the median of the rounds' ratios.  Two builds of the same
-# config differ by a percent or two in wall time, as much as the goal.
+# the ratio is the mean of the rounds' ratios, with its interval.  Two
+# builds of the same config differ by several percent in wall time, more
+# than the goal: few rounds give a wide interval, and that is the answer.
 rounds=${BENCH_BUILD_ROUNDS:-3}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { say "BENCH_BUILD_ROUNDS must be a positive number, not \"$rounds\""; exit 1; }
 declare -a full_ratio full_cpu_ratio incr_ratio
-declare -A full_wall full_cpu incr_wall relinked
+declare -a compile_with compile_without compile_added
+declare -A full_wall full_cpu incr_wall relinked phase
 for ((round = 1; round <= rounds; round++)); do
 	order=(with without)
 	((round % 2)) || order=(without with)
@@ -93,8 +123,10 @@ for ((round = 1; round <= rounds; round++)); do
 		rm -rf "$tree/obj-bench-$name"
 		mkdir "$tree/obj-bench-$name"
 		cp "$tmp/config-$name" "$tree/obj-bench-$name/.config"
-		times=$(times_of "$name" -j"$(nproc)" bzImage modules)
+		times=$(wall_and_cpu_seconds "$tmp/full-$name.log" \
+			stamped kmake "$name" quiet=quiet_ -j"$(nproc)" bzImage modules)
 		read -r "full_wall[$name]" "full_cpu[$name]" <<< "$times"
+		phase[$name]=$(compile_phase "$tmp/full-$name.log")
 	done
 	for name in "${order[@]}"; do
 		say "round $round of $rounds: touch lib/crc7.c; make ($name the allowlist)"
@@ -107,11 +139,14 @@ for ((round = 1; round <= rounds; round++)); do
 		[[ $(stat -c %Y "$tree/obj-bench-$name/vmlinux") == "$before" ]] || relinked[$name]=yes
 	done
 	full_with+=("${full_wall[with]}") full_without+=("${full_wall[without]}")
+	compile_with+=("${phase[with]}") compile_without+=("${phase[without]}")
+	compile_added+=("$(echo "${phase[with]} - ${phase[without]}" | bc -l)")
 	incr_with+=("${incr_wall[with]}") incr_without+=("${incr_wall[without]}")
 	full_ratio+=("$(echo "${full_wall[with]} / ${full_wall[without]}" | bc -l)")
 	full_cpu_ratio+=("$(echo "${full_cpu[with]} / ${full_cpu[without]}" | bc -l)")
 	incr_ratio+=("$(echo "${incr_wall[with]} / ${incr_wall[without]}" | bc -l)")
-	say "round $round: full $(printf '%.1f s / %.1f s = %.3f' "${full_wall[with]}" "${full_wall[without]}" "${full_ratio[-1]}")"
+	say "round $round: full $(printf '%.1f s / %.1f s = %.3f, compile phase %.1f s / %.1f s' "${full_wall[with]}" \
+		"${full_wall[without]}" "${full_ratio[-1]}" "${phase[with]}" "${phase[without]}")"
 done
 
 # --- what the allowlist adds, rebuilt alone --------------------------------
@@ -209,7 +244,19 @@ done < "$tmp/sample"
 
 added_median=$(median "${added[@]}")
 without_median=$(median "${full_without[@]}")
-estimate=$(echo "($without_median + $added_median) / $without_median" | bc -l)
+compile_median=$(median "${compile_added[@]}")
+read -r compile_lowest compile_highest < <(printf '%s\n' "${compile_added[@]}" | sort -g | sed -n '1p;$p' | paste -sd' ')
+# estimate COMPILE_ADDED: the paired estimate of the full build's ratio
+estimate() {
+	echo "($without_median + $added_median + $1) / $without_median" | bc -l
+}
+# interval LOW HIGH: "LOW-HIGH" to three decimals, or "- (one round)"
+interval() {
+	[[ $1 == - ]] && { echo "- (one round)"; return; }
+	printf '%.3f-%.3f' "$1" "$2"
+}
+read -r full_mean full_low full_high < <(mean_t95 "${full_ratio[@]}")
+read -r incr_mean incr_low incr_high < <(mean_t95 "${incr_ratio[@]}")
 # how far apart two full builds of the same config were in this run
 spread() {	# spread SECONDS...: largest over smallest, minus one, in %
 	(($# > 1)) || { echo "n/a (one build)"; return; }
@@ -224,24 +271,33 @@ joined() {	# joined FORMAT NUMBER...: each NUMBER in FORMAT, comma-separated
 	printf "$format, " "$@" | sed "s/, \$//"
 }
 
-echo "Build of the \`hashes\` config with and without the allowlist (MODULE_HASHES; without it, lockdown off too so that module signing stays off; the allowlist's KUnit test module in neither), gcc $(gcc -dumpfullversion), no ccache, $(nproc) cores: $rounds rounds of one build each way in the same run, in alternating order. Times are medians, ratios the median of the rounds' ratios; CPU is user + system time of the whole make."
+echo "Build of the \`hashes\` config with and without the allowlist (MODULE_HASHES; without it, lockdown off too so that module signing stays off; the allowlist's KUnit test module in neither), gcc $(gcc -dumpfullversion), no ccache, $(nproc) cores: $rounds rounds of one build each way in the same run, in alternating order. Times are medians; ratios are the mean of the rounds' ratios with its 95% t-interval, and each round's; CPU is user + system time of the whole make (median of the rounds' ratios). The full builds' ratio and interval are the metric of the goal full-build (tests/bench/goals.tsv)."
 echo
-echo "| build | with the allowlist s | without s | with / without | each round | CPU with / without | vmlinux relinked (with, without) |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
-printf '| full (bzImage modules, from scratch) | %.1f | %.1f | %.3f | %s | %.3f | - |\n' \
-	"$(median "${full_with[@]}")" "$(median "${full_without[@]}")" "$(median "${full_ratio[@]}")" \
+echo "| build | with the allowlist s | without s | with / without, mean | 95% interval | each round | CPU with / without | vmlinux relinked (with, without) |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+printf '| full (bzImage modules, from scratch) | %.1f | %.1f | %.3f | %s | %s | %.3f | - |\n' \
+	"$(median "${full_with[@]}")" "$without_median" "$full_mean" "$(interval "$full_low" "$full_high")" \
 	"$(joined %.3f "${full_ratio[@]}")" "$(median "${full_cpu_ratio[@]}")"
-printf '| incremental (touch lib/crc7.c) | %.1f | %.1f | %.2f | %s | - | %s, %s |\n' \
-	"$(median "${incr_with[@]}")" "$(median "${incr_without[@]}")" "$(median "${incr_ratio[@]}")" \
-	"$(joined %.2f "${incr_ratio[@]}")" "${relinked[with]}" "${relinked[without]}"
+printf '| incremental (touch lib/crc7.c) | %.1f | %.1f | %.3f | %s | %s | - | %s, %s |\n' \
+	"$(median "${incr_with[@]}")" "$(median "${incr_without[@]}")" "$incr_mean" "$(interval "$incr_low" "$incr_high")" \
+	"$(joined %.3f "${incr_ratio[@]}")" "${relinked[with]}" "${relinked[without]}"
 echo
-echo "Full builds of one config in this run were up to $(spread "${full_without[@]}") apart without the allowlist and $(spread "${full_with[@]}") with it. What the allowlist adds is therefore also timed on its own, where it arises: in both build directories, the $partial_targets targets that only the allowlist build makes or that are built from code MODULE_HASHES or SECURITY_LOCKDOWN_LSM switch on, and every module, are deleted and made again (with vmlinux.o, modpost, the vmlinux link and bzImage after them), $partial_rounds times each way in alternating order. Added time is the median difference (CPU: user + system), and the full build with the allowlist is the median full build without it plus that."
+echo "Full builds of one config in this run were up to $(spread "${full_without[@]}") apart without the allowlist and $(spread "${full_with[@]}") with it. Explanatory figures, not the goal's metric: what the allowlist adds where it arises. In both build directories, the $partial_targets targets that only the allowlist build makes or that are built from code MODULE_HASHES or SECURITY_LOCKDOWN_LSM switch on, and every module, are deleted and made again (with vmlinux.o, modpost, the vmlinux link and bzImage after them), $partial_rounds times each way in alternating order; added time is the median difference (CPU: user + system). The compile phase is the time from the start of each full build above to its \`LD      vmlinux.o\` line; added time is the median of the rounds' differences."
 echo
-echo "| what the allowlist adds | with s | without s | added s | each round s | added CPU s | full build with / without |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
-printf '| rebuilt alone (%s targets, the modules, vmlinux) | %.2f | %.2f | %.2f | %s | %.2f | %.3f |\n' \
+echo "| what the allowlist adds (explanatory) | with s | without s | added s | each round s | added CPU s |"
+echo "| --- | --- | --- | --- | --- | --- |"
+printf '| rebuilt alone (%s targets, the modules, vmlinux) | %.2f | %.2f | %.2f | %s | %.2f |\n' \
 	"$partial_targets" "$(median "${partial_with[@]}")" "$(median "${partial_without[@]}")" \
-	"$added_median" "$(joined %.2f "${added[@]}")" "$(median "${added_cpu[@]}")" "$estimate"
+	"$added_median" "$(joined %.2f "${added[@]}")" "$(median "${added_cpu[@]}")"
+printf '| compile phase of the full builds (to LD vmlinux.o) | %.2f | %.2f | %.2f | %s | - |\n' \
+	"$(median "${compile_with[@]}")" "$(median "${compile_without[@]}")" \
+	"$compile_median" "$(joined %.2f "${compile_added[@]}")"
+echo
+echo "| paired estimate of the full build (explanatory) | without s | + rebuilt alone s | + compile phase s | with / without | with the compile phase of its lowest, highest round |"
+echo "| --- | --- | --- | --- | --- | --- |"
+printf '| compile phase included | %.1f | %.2f | %.2f | %.3f | %.3f, %.3f |\n' \
+	"$without_median" "$added_median" "$compile_median" "$(estimate "$compile_median")" \
+	"$(estimate "$compile_lowest")" "$(estimate "$compile_highest")"
 echo
 echo "The objects both builds compile (without the rebuilt ones), a sample compiled again with each build's own command, in the order with, without, without, with:"
 echo

@@ -7,8 +7,8 @@
 # the same run: the modules' bytes divided by OpenSSL's SHA-256 speed on
 # one core (openssl speed) times the number of cores (for two digests per
 # module, of the modules' bytes and their stripped copies').  The steps
-# that take under a second are timed five times, and their median is
-# given.  Rows:
+# that take under a second are timed five times: their median is given,
+# and the lowest and the highest of the five as ratios.  Rows:
 #  - GENERATOR (scripts/module-hashes) with one digest per module, and
 #    with two (as built and stripped), threads = cores;
 #  - sha256sum over the same files, one process per core;
@@ -44,14 +44,16 @@ bytes=$(total_bytes "$tmp/files")
 seconds() {
 	wall_seconds "$tmp/command.log" "$@"
 }
-# median_seconds COMMAND...: the median wall time of five runs, for the
-# steps that take well under a second, where one run is mostly noise
+# median_seconds COMMAND...: "MEDIAN LOWEST HIGHEST" wall time of five
+# runs, for the steps that take well under a second, where one run is
+# mostly noise; the lowest and highest are the interval the goals of
+# tests/bench/goals.tsv judge these steps on
 median_seconds() {
 	local _ times=()
 	for _ in 1 2 3 4 5; do
 		times+=("$(seconds "$@")")
 	done
-	median "${times[@]}"
+	echo "$(median "${times[@]}") $(printf '%s\n' "${times[@]}" | sort -g | sed -n '1p;$p' | paste -sd' ')"
 }
 
 say "OpenSSL SHA-256 speed on one core (about 5 s)"
@@ -67,9 +69,17 @@ per_module() {
 }
 
 rows=()
-row() {	# row NAME SECONDS [LIMIT]: LIMIT is that of the bytes the step hashes
-	is_number "$2" || { say "$1: no time (its command failed)"; exit 1; }
-	rows+=("$(printf '| %s | %.2f | %.2f |' "$1" "$2" "$(echo "$2 / ${3:-$limit}" | bc -l)")")
+# row NAME TIMES [LIMIT]: TIMES is one run's seconds, or "MEDIAN LOWEST
+# HIGHEST" of five (median_seconds); LIMIT is that of the bytes the step
+# hashes
+row() {
+	local median lowest highest range=- lim=${3:-$limit}
+	read -r median lowest highest <<< "$2"
+	is_number "$median" || { say "$1: no time (its command failed)"; exit 1; }
+	if [[ -n $highest ]]; then
+		range=$(printf '%.2f-%.2f' "$(echo "$lowest / $lim" | bc -l)" "$(echo "$highest / $lim" | bc -l)")
+	fi
+	rows+=("$(printf '| %s | %.2f | %.2f | %s |' "$1" "$median" "$(echo "$median / $lim" | bc -l)" "$range")")
 }
 
 say "stripped copies, strip --strip-debug per module ($count modules, about 30 s)"
@@ -119,6 +129,6 @@ row "sign-file, RSA-4096, SHA-512, $cores processes" "$(seconds sign_all)"
 echo "Modules: $count, $bytes bytes ($stripped_bytes stripped); $cores cores; OpenSSL SHA-256: $(printf '%.0f' "$(echo "$speed / 1000000" | bc -l)") MB/s per core; hashing limit $(printf '%.3f' "$limit") s ($(printf '%.3f' "$limit_both") s for both forms)."
 echo "List bytes per module at SHA-256: $(per_module "$tmp/list1") with one digest (-f built), $(per_module "$tmp/list2") with two (-f built,stripped)."
 echo
-echo "| step | seconds | × hashing limit |"
-echo "| --- | --- | --- |"
+echo "| step | seconds | × hashing limit | × hashing limit, lowest-highest of five runs |"
+echo "| --- | --- | --- | --- |"
 printf '%s\n' "${rows[@]}"

@@ -48,3 +48,28 @@ median() {
 is_number() {
 	[[ $1 =~ ^[0-9]*\.?[0-9]+$ ]]
 }
+
+# mean_t95 NUMBER...: "MEAN LOW HIGH", the mean and its two-sided 95%
+# interval from Student's t: MEAN -/+ t(0.975, n - 1) * sd / sqrt(n), sd
+# the sample standard deviation.  The t values are tabulated for 1 to 30
+# degrees of freedom; above that the value for 30 (2.042) is used, a
+# little wider than the true one.  One NUMBER has no interval: LOW and
+# HIGH are then "-".
+mean_t95() {
+	(($#)) || { echo "${0##*/}: mean of nothing" >&2; return 1; }
+	printf '%s\n' "$@" | awk '
+		BEGIN {
+			split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 " \
+				"2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 " \
+				"2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ")
+		}
+		{ v[NR] = $1; sum += $1 }
+		END {
+			mean = sum / NR
+			if (NR == 1) { printf "%f - -\n", mean; exit }
+			for (i = 1; i <= NR; i++) ss += (v[i] - mean) ^ 2
+			df = NR - 1
+			half = t[df > 30 ? 30 : df] * sqrt(ss / df) / sqrt(NR)
+			printf "%f %f %f\n", mean, mean - half, mean + half
+		}'
+}

@@ -39,6 +39,9 @@ ima-finit-again finit /tmp/b.ko OK 1
 ima-init init /tmp/b.ko OK 1
 ima-changed finit /tmp/changed.ko EACCES 1"
 tap_plan $(($(wc -l <<< "$loads") + 1))
+# the commit these results are of: tests/bench/summary.sh quotes them only
+# for a benchmark run of the same commit
+echo "# commit $("$here/../bench/provenance.sh" --commit)"
 
 {
 	cat <<'GUEST'
