@@ -102,7 +102,7 @@ label-demo := [5/5]
 # The build directory of a published kernel name.
 objdir = $(if $(filter pristine-%,$(1)),$(SRC)/pristine/obj-$(1:pristine-%=%),$(SRC)/patched/obj-$(1))
 
-.PHONY: all check check-full repro bench bench-record kernels pristine-kernels initramfs tools install fuzz deps demo clean
+.PHONY: all check check-full check-mutations repro bench bench-record kernels pristine-kernels initramfs tools install fuzz deps demo clean
 
 all: $(B)/demo.txt
 	@echo "The demo's output is kept in $(B)/demo.txt; next steps: README.md."
@@ -234,6 +234,12 @@ check: $(B)/initramfs/base.cpio.gz $(CHECK_VARIANTS:%=$(OUT)/%/modules.cpio.gz) 
 check-full: all initramfs tools $(TOOLS)/test_modload \
 		$(PRISTINE_VARIANTS:%=$(OUT)/pristine-%/modules.cpio.gz)
 	tests/run-all.sh $(B) full
+
+# Undo each fix of NOTES.md's security review in a copy of the tree
+# (tests/mutations/ROW.diff), rebuild, and require the row's tests to
+# fail (tests/mutations/run-mutations.sh; time in README).
+check-mutations: $(SRC)/pristine.stamp
+	tests/run-all.sh $(B) mutations
 
 # Build the reproducible variants from scratch, build them once more
 # elsewhere and compare (tests/repro/check-repro.sh); sig for contrast.

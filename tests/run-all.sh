@@ -11,6 +11,8 @@
 #          hashes+sigforce, the debug kernel, the pristine kernels and
 #          their golden file, per-patch builds, secure boot, and the
 #          reproducibility of hashes+sig, sig and btf
+#   mutations  (make check-mutations) each security review row's fix
+#          undone in a copy of the tree: the row's tests must fail
 # A suite fails as a whole (one extra "not ok") when it exits non-zero
 # without reporting a failure, or when the number of its results is not
 # the plan ("1..N") it declared: results that silently disappeared are
@@ -22,7 +24,7 @@ shift
 results=$build/test-results
 mkdir -p "$results"
 
-check_suites="docs unit tools-unit tools-fuzz sanitizers tools tools-ima attest kconfig generator series vm allowlist security dkms kunit concurrency repro repro-keys"
+check_suites="docs mutation-rows unit tools-unit tools-fuzz sanitizers tools tools-ima attest kconfig generator series vm allowlist security dkms kunit concurrency repro repro-keys"
 full_suites="$check_suites tools-fuzz-long generator-btf series-build vm-rest vm-full dkms-sigforce concurrency-long secureboot allowlist-relinked repro-hashes+sig repro-sig repro-btf attest-reboot debug-verdicts debug-concurrency debug-kunit hash-count"
 
 command_of() {	# command_of SUITE: the command that runs it
@@ -63,6 +65,8 @@ command_of() {	# command_of SUITE: the command that runs it
 	repro-hashes+sig) echo "$here/repro/check-repro.sh $build hashes+sig" ;;
 	repro-sig) echo "$here/repro/check-repro.sh $build sig" ;;
 	repro-btf) echo "$here/repro/check-repro.sh $build btf" ;;
+	mutations) echo "$here/mutations/run-mutations.sh $build" ;;
+	mutation-rows) echo "$here/mutations/check-rows.sh $build" ;;
 	*) return 1 ;;
 	esac
 }

@@ -148,10 +148,13 @@ int modload_parse_args(int argc, char *const argv[], struct modload_args *out)
 	out->error = NULL;
 	out->timed = MODLOAD_TIMED_NO;
 
-	if (argc >= 2 && argv && argv[1] &&
-	    (strcmp(argv[1], "--time") == 0 || strcmp(argv[1], "--span") == 0)) {
-		out->timed = strcmp(argv[1], "--time") == 0 ?
-			     MODLOAD_TIMED_DURATION : MODLOAD_TIMED_SPAN;
+	if (argc >= 2 && argv && argv[1]) {
+		if (strcmp(argv[1], "--time") == 0)
+			out->timed = MODLOAD_TIMED_DURATION;
+		else if (strcmp(argv[1], "--span") == 0)
+			out->timed = MODLOAD_TIMED_SPAN;
+	}
+	if (out->timed != MODLOAD_TIMED_NO) {
 		argc--;
 		argv++;
 		nops--;

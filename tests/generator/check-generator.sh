@@ -18,7 +18,7 @@ mkdir -p "$work/tree/a" "$work/tree/b"
 . "$(dirname "$0")/../lib/module-file.sh"
 btf_checks=0
 [[ " $variants " == *" btf "* ]] && btf_checks=1
-tap_plan $((11 + 6 * $# + btf_checks))
+tap_plan $((11 + 7 * $# + btf_checks))
 
 cd "$work/tree"
 cp "$obj/lib/crc7.ko" a/x.ko
@@ -107,6 +107,24 @@ for variant in $variants; do
 			while read -r m; do sha256sum "$m.ko" "$m.ko.stripped"; done | cut -d' ' -f1 | sort -u)" ]] &&
 		cmp -s "$work/again.bin" "$vobj/.module-hashes.bin"
 	tap $? "kbuild, $variant: the step (-f built,stripped, through jobserver-exec) hashes the two forms and nothing else"
+
+	# A host <linux/module_hashes.h> (an older or newer format) must not
+	# shadow the tree's: kbuild's own command for the generator, run again
+	# with a poisoned header first on the system include path
+	# (C_INCLUDE_PATH is searched before /usr/include and before any
+	# -idirafter directory), builds a generator that makes the same list.
+	mkdir -p "$work/poison/linux"
+	echo '#error "the host header was used, not the tree'"'"'s"' > "$work/poison/linux/module_hashes.h"
+	gencmd=$(sed -n 's/^savedcmd_scripts\/module-hashes := //p' "$vobj/scripts/.module-hashes.cmd")
+	gencmd=${gencmd/-Wp,-MMD,scripts\/.module-hashes.d/}
+	gencmd=${gencmd/-o scripts\/module-hashes /-o $work/module-hashes-poisoned }
+	[[ $gencmd == *"-o $work/module-hashes-poisoned "* ]] &&
+		(cd "$vobj" && C_INCLUDE_PATH=$work/poison bash -c "$gencmd") > "$work/poison.out" 2>&1 &&
+		# shellcheck disable=SC2086 # the step's options are words
+		(cd "$vobj" && "$work/module-hashes-poisoned" ${step#*/scripts/module-hashes} -o "$work/poisoned.bin" modules.order) &&
+		cmp -s "$work/poisoned.bin" "$vobj/.module-hashes.bin"
+	tap $? "kbuild, $variant: a host <linux/module_hashes.h> first on the include path does not change the generator"
+	grep -m 3 'error' "$work/poison.out" | sed 's/^/# /'
 
 	# modules_install INSTALL_MOD_STRIP=1 installed those very files
 	bad=
