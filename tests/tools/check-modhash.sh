@@ -17,8 +17,11 @@
 #  - export: sha256sum -c accepts the sha256sum lines against the
 #    installed files; the Keylime policy's fields, and its module and
 #    ima-buf digests equal to what IMA measured in the VM boot;
-#  - bad inputs exit 2 naming the file, -o leaves no file behind, and
-#    make install puts the program and man pages that man -l renders.
+#  - bad inputs exit 2 naming the file, -o leaves no file behind;
+#  - inputs that never end or would block (/dev/zero, a FIFO without a
+#    writer, an endless stdin), directories and sparse files over the
+#    limits exit 2 at once with one line, in bounded time and memory;
+#  - make install puts the program and man pages that man -l renders.
 # A missing artifact fails the tests that need it.  One VM boot (~60 s).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +30,7 @@ build=$(cd "$1" && pwd)
 . "$top/tests/lib/tap.sh"
 . "$top/tests/lib/allowlist.sh"
 
-tap_plan 35
+tap_plan 43
 
 modhash=$build/tools/modhash/modhash
 kout=$build/out/hashes
@@ -299,7 +302,8 @@ run badmap list --system-map "$work/System.map" "$kout/bzImage"
 [[ $(rc badmap) == 2 ]] && grep -q "^modhash list: $kout/bzImage: its System.map .*symbol not in the System.map" "$work/badmap.err"
 tap $? "bad input: a bzImage with a System.map lacking the list's symbols exits 2"
 
-run nomap list --system-map /dev/null "$kout/bzImage"
+: > "$work/empty.map"
+run nomap list --system-map "$work/empty.map" "$kout/bzImage"
 [[ $(rc nomap) == 2 ]] && [[ ! -s $work/nomap.out ]]
 tap $? "bad input: a bzImage with an empty System.map exits 2 and prints nothing"
 
@@ -316,6 +320,61 @@ echo keep > "$work/keep.bin"
 run kept list -f raw -o "$work/keep.bin" "$work/truncated.bin"
 [[ $(rc kept) == 2 && $(cat "$work/keep.bin") == keep ]] && ! ls "$work"/keep.bin.* > /dev/null 2>&1
 tap $? "list -o: an error leaves an existing output file as it was"
+
+# --- inputs that never end, block or are too large ------------------------
+# bounded NAME ARGS...: like run, but killed after 30 s (exit 124) and
+# with 1.5 GiB of address space, so that a read that blocks or grows
+# without bound fails the test instead of hanging it.
+bounded() {
+	local name=$1
+	shift
+	(ulimit -v 1572864; timeout 30 "$modhash" "$@") \
+		> "$work/$name.out" 2> "$work/$name.err"
+	echo $? > "$work/$name.rc"
+}
+# refused NAME LINE: exit 2, LINE alone on stderr, nothing on stdout.
+refused() {
+	[[ $(rc "$1") == 2 && $(cat "$work/$1.err") == "$2" && ! -s $work/$1.out ]] ||
+		{ echo "# exit $(rc "$1"): $(head -c 200 "$work/$1.err")"; return 1; }
+}
+# a list of no sha256 digest: the header of <linux/module_hashes.h> alone
+printf 'KMODHASH\001\000\004\000\040\000\000\000\000\000\000\000' > "$work/none.bin"
+rm -f "$work/fifo" && mkfifo "$work/fifo"
+mkdir -p "$work/policy.d"
+truncate -s 3G "$work/huge-vmlinux"
+truncate -s 65M "$work/huge.policy"
+
+bounded zero list /dev/zero
+refused zero "modhash list: /dev/zero: not a regular file (character device)"
+tap $? "endless input: list /dev/zero is refused at once, exit 2, one line"
+
+bounded fifok check -k "$work/fifo" "$work/none.bin"
+refused fifok "modhash check: $work/fifo: not a regular file (FIFO)"
+tap $? "endless input: check -k with a FIFO that has no writer does not wait for one"
+
+bounded fifom check -k "$work/none.bin" "$work/fifo"
+[[ $(rc fifom) == 2 ]] && grep -qx "modhash check: $work/fifo: not a regular file (FIFO)" "$work/fifom.err"
+tap $? "endless input: check of a module that is a FIFO without a writer exits 2 naming it"
+
+bounded zerolog verify-log -b sha1 -k "$work/none.bin" /dev/zero
+refused zerolog "modhash verify-log: /dev/zero: not a regular file (character device)"
+tap $? "endless input: verify-log /dev/zero is refused at once, exit 2, one line"
+
+cat /dev/zero | bounded stdinlog verify-log -b sha256 -k "$work/none.bin" -
+refused stdinlog "modhash verify-log: -: larger than 512 MiB, the limit for an IMA measurement list"
+tap $? "endless input: verify-log of an endless stdin stops at its limit in bounded memory, exit 2"
+
+bounded dir lint-policy "$work/policy.d"
+refused dir "modhash lint-policy: $work/policy.d: not a regular file (directory)"
+tap $? "bad input: lint-policy of a directory is refused with one line"
+
+bounded hugek list "$work/huge-vmlinux"
+refused hugek "modhash list: $work/huge-vmlinux: larger than 2 GiB, the limit for a kernel file"
+tap $? "bad input: a kernel file over its limit (sparse, 3 GiB) is refused before it is read"
+
+bounded hugep lint-policy "$work/huge.policy"
+refused hugep "modhash lint-policy: $work/huge.policy: larger than 64 MiB, the limit for a text file"
+tap $? "bad input: a policy over its limit (sparse, 65 MiB) is refused before it is read"
 
 # --- every command's --help ------------------------------------------------
 ok=0

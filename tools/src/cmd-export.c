@@ -86,7 +86,7 @@ static int export_one(const struct allowlist *al, const struct module_entry *e,
 			a.reason);
 		return 1;
 	}
-	if (read_whole_file(e->path, &buf, &len))
+	if (read_whole_file(e->path, &INPUT_MODULE, &buf, &len))
 		return -1;
 	ret = EVP_Digest(buf, len, out->digest, &n,
 			 hash_algo_md((unsigned int)o->ima_algo), NULL) ? 0 : -1;

@@ -43,7 +43,7 @@ static int lint_file(const char *path, bool errors_only)
 	size_t len, i;
 	int rc;
 
-	if (read_whole_file(path, &text, &len))
+	if (read_whole_file(path, &INPUT_TEXT, &text, &len))
 		return EXIT_ERROR;
 	if (policy_parse((const char *)text, len, &p) || policy_lint(&p)) {
 		fail_at(path, "out of memory");

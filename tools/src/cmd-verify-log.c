@@ -147,7 +147,7 @@ static int read_pcr10(const char *arg, size_t size, unsigned char *out)
 		fail_at(NULL, "--pcr10 %s: %s", arg, why);
 		return -1;
 	}
-	if (read_whole_file(arg, &text, &len))
+	if (read_whole_file(arg, &INPUT_TEXT, &text, &len))
 		return -1;
 	rc = pcr_values_from_hex((const char *)text, len, size, out, &why);
 	if (rc)
@@ -172,7 +172,7 @@ static int read_pcrs(const struct args *a, size_t size, unsigned char *out)
 
 		if (strlen(a->bank) != alen || strncmp(algo, a->bank, alen))
 			continue;
-		if (read_whole_file(path, &text, &len))
+		if (read_whole_file(path, &INPUT_TEXT, &text, &len))
 			return -1;
 		rc = pcr_values_from_evmctl((const char *)text, len, a->pcr,
 					    size, out, &why, &line);
@@ -202,7 +202,7 @@ static int read_quoted(const struct args *a, size_t size, unsigned char *out,
 	unsigned int i;
 	int rc;
 
-	if (read_whole_file(a->quoted, &text, &len))
+	if (read_whole_file(a->quoted, &INPUT_TEXT, &text, &len))
 		return -1;
 	rc = pcr_values_from_tpm2((const char *)text, len, a->bank, a->pcr,
 				  size, out, &why, &line);
@@ -300,7 +300,7 @@ int cmd_verify_log(int argc, char *argv[])
 	}
 	if (kernel_allowlist_load(a.kernel, &al))
 		return EXIT_ERROR;
-	if (read_whole_file(a.log, &log, &len)) {
+	if (read_whole_file(a.log, &INPUT_IMA_LOG, &log, &len)) {
 		allowlist_free(&al);
 		return EXIT_ERROR;
 	}

@@ -291,7 +291,7 @@ int kernel_allowlist_load_map(const char *path, const char *system_map,
 	int ret;
 
 	memset(al, 0, sizeof(*al));
-	if (read_whole_file(path, &buf, &len))
+	if (read_whole_file(path, &INPUT_KERNEL, &buf, &len))
 		return -1;
 	kind = kernel_image_detect(buf, len);
 	if (!system_map && strcmp(path, "-") &&
@@ -299,7 +299,8 @@ int kernel_allowlist_load_map(const char *path, const char *system_map,
 	     (kind == KERNEL_IMAGE_ELF && !elf_has_symbols(buf, len))))
 		system_map = found = sibling_map(path);
 	if (system_map) {
-		if (read_whole_file(system_map, &map, &opts.map_len)) {
+		if (read_whole_file(system_map, &INPUT_TEXT, &map,
+				    &opts.map_len)) {
 			free(buf);
 			free(found);
 			return -1;

@@ -66,7 +66,7 @@ bool module_signature_find(const unsigned char *image, size_t len,
 }
 
 void module_file_from_buffer(unsigned char *file, size_t len,
-			     struct module_file *m)
+			     size_t max_image, struct module_file *m)
 {
 	size_t consumed, offset;
 	const char *why = NULL;
@@ -83,7 +83,7 @@ void module_file_from_buffer(unsigned char *file, size_t len,
 		unsigned char *image;
 		size_t image_len;
 
-		why = decompress(m->comp, file, len, MODULE_MAX_IMAGE, &image,
+		why = decompress(m->comp, file, len, max_image, &image,
 				 &image_len, &consumed, &offset);
 		if (why) {
 			m->problem = "does not decompress";
@@ -108,9 +108,9 @@ int module_file_read(const char *path, struct module_file *m)
 	size_t len;
 
 	memset(m, 0, sizeof(*m));
-	if (read_whole_file(path, &buf, &len))
+	if (read_whole_file(path, &INPUT_MODULE, &buf, &len))
 		return -1;
-	module_file_from_buffer(buf, len, m);
+	module_file_from_buffer(buf, len, MODULE_MAX_IMAGE, m);
 	return 0;
 }
 
@@ -202,7 +202,7 @@ int module_stripped_digest(const struct allowlist *al,
 		ret = 1;	/* strip cannot read it: not our error */
 		goto out;
 	}
-	if (read_whole_file(out_name, &stripped, &stripped_len))
+	if (read_whole_file(out_name, &INPUT_MODULE, &stripped, &stripped_len))
 		goto out;
 	ret = allowlist_digest(al, stripped, stripped_len, out);
 	if (ret)

@@ -30,12 +30,13 @@ struct module_file {
 };
 
 /*
- * Fill M from the LEN bytes of FILE, which M takes over.  A file the
+ * Fill M from the LEN bytes of FILE, which M takes over, decompressed to
+ * at most MAX_IMAGE bytes (MODULE_MAX_IMAGE but in a fuzzer).  A file the
  * loader would refuse (bad compression, bytes after the stream) is not
  * an error: M->problem says why and M->image is the file as is.
  */
 void module_file_from_buffer(unsigned char *file, size_t len,
-			     struct module_file *m);
+			     size_t max_image, struct module_file *m);
 
 /* Read PATH into M. 0, or -1 after fail_at(). */
 int module_file_read(const char *path, struct module_file *m);

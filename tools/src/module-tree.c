@@ -181,7 +181,7 @@ static int add_tree(struct module_list *list, const char *dir)
 			free(path);
 			continue;
 		}
-		if (read_whole_file(path, &text, &len)) {
+		if (read_whole_file(path, &INPUT_TEXT, &text, &len)) {
 			free(path);
 			return -1;
 		}

@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -25,17 +27,117 @@ void fail_at(const char *file, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int read_whole_file(const char *path, unsigned char **buf, size_t *len)
-{
-	bool is_stdin = strcmp(path, "-") == 0;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	size_t size = 0, cap = 1 << 16;
-	unsigned char *data;
+#define MIB ((size_t)1 << 20)
 
+/*
+ * A vmlinux with the DWARF of a distribution's or an allmodconfig build
+ * is about 1 GiB; the raw list, its text and a bzImage are a few MB.
+ */
+const struct input_kind INPUT_KERNEL = { "a kernel file", 2048 * MIB };
+/*
+ * The limit of a decompressed module image (MODULE_MAX_IMAGE); the
+ * largest modules, with their debug information, are a few hundred MB.
+ */
+const struct input_kind INPUT_MODULE = { "a module file", 1024 * MIB };
+/*
+ * About 200 bytes an entry: over two million measurements, where the
+ * list of a busy server is tens of MB.  The kernel keeps every entry in
+ * memory it cannot swap, so no sound system comes near it.
+ */
+const struct input_kind INPUT_IMA_LOG = {
+	"an IMA measurement list", 512 * MIB
+};
+/* The largest of these, a distribution kernel's System.map, is ~10 MB. */
+const struct input_kind INPUT_TEXT = { "a text file", 64 * MIB };
+
+/* The first buffer for a file whose size stat() does not tell. */
+#define READ_CHUNK ((size_t)1 << 16)
+
+static const char *file_type(mode_t mode)
+{
+	if (S_ISCHR(mode))
+		return "character device";
+	if (S_ISBLK(mode))
+		return "block device";
+	if (S_ISFIFO(mode))
+		return "FIFO";
+	if (S_ISSOCK(mode))
+		return "socket";
+	if (S_ISDIR(mode))
+		return "directory";
+	return "special file";
+}
+
+static void refuse_type(const char *path, mode_t mode)
+{
+	fail_at(path, "not a regular file (%s)", file_type(mode));
+}
+
+static void refuse_size(const char *path, const struct input_kind *kind)
+{
+	if (kind->max % (1024 * MIB) == 0)
+		fail_at(path, "larger than %zu GiB, the limit for %s",
+			kind->max / (1024 * MIB), kind->name);
+	else if (kind->max % MIB == 0)
+		fail_at(path, "larger than %zu MiB, the limit for %s",
+			kind->max / MIB, kind->name);
+	else
+		fail_at(path, "larger than %zu bytes, the limit for %s",
+			kind->max, kind->name);
+}
+
+/*
+ * Open PATH for reading if it is a regular file of at most KIND's limit;
+ * *SIZE is what stat() says it holds.  O_NONBLOCK keeps open() from
+ * waiting for a writer if a FIFO took the file's place after stat().
+ */
+static int open_regular(const char *path, const struct input_kind *kind,
+			size_t *size)
+{
+	struct stat st;
+	int fd, flags;
+
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		refuse_type(path, st.st_mode);
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		fail_at(path, "cannot open: %s", strerror(errno));
 		return -1;
 	}
+	if (fstat(fd, &st)) {
+		fail_at(path, "cannot stat: %s", strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		refuse_type(path, st.st_mode);
+	} else if ((uintmax_t)st.st_size > kind->max) {
+		refuse_size(path, kind);
+	} else {
+		flags = fcntl(fd, F_GETFL);
+		if (flags >= 0 && !fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)) {
+			*size = (size_t)st.st_size;
+			return fd;
+		}
+		fail_at(path, "cannot open: %s", strerror(errno));
+	}
+	close(fd);
+	return -1;
+}
+
+/*
+ * Read FD to its end into *BUF, at most KIND's limit: the buffer starts
+ * one byte past HINT (the expected size) so that the end is seen without
+ * growing it, and never grows past the limit plus the byte that tells
+ * the input is longer.
+ */
+static int read_fd(int fd, const char *path, const struct input_kind *kind,
+		   size_t hint, unsigned char **buf, size_t *len)
+{
+	size_t size = 0, cap = hint >= READ_CHUNK ? hint + 1 : READ_CHUNK;
+	unsigned char *data;
+
+	if (cap > kind->max + 1)
+		cap = kind->max + 1;
 	data = malloc(cap);
 	for (;;) {
 		ssize_t n;
@@ -45,14 +147,19 @@ int read_whole_file(const char *path, unsigned char **buf, size_t *len)
 			break;
 		}
 		if (size == cap) {
-			unsigned char *bigger = realloc(data, cap * 2);
+			unsigned char *bigger;
 
+			if (cap > kind->max) {
+				refuse_size(path, kind);
+				break;
+			}
+			cap = cap > kind->max / 2 ? kind->max + 1 : cap * 2;
+			bigger = realloc(data, cap);
 			if (!bigger) {
 				fail_at(path, "out of memory at %zu bytes", size);
 				break;
 			}
 			data = bigger;
-			cap *= 2;
 		}
 		n = read(fd, data + size, cap - size);
 		if (n < 0 && errno == EINTR)
@@ -63,8 +170,6 @@ int read_whole_file(const char *path, unsigned char **buf, size_t *len)
 			break;
 		}
 		if (n == 0) {
-			if (!is_stdin)
-				close(fd);
 			*buf = data;
 			*len = size;
 			return 0;
@@ -72,9 +177,23 @@ int read_whole_file(const char *path, unsigned char **buf, size_t *len)
 		size += (size_t)n;
 	}
 	free(data);
-	if (!is_stdin)
-		close(fd);
 	return -1;
+}
+
+int read_whole_file(const char *path, const struct input_kind *kind,
+		    unsigned char **buf, size_t *len)
+{
+	size_t hint = 0;
+	int fd, ret;
+
+	if (!strcmp(path, "-"))
+		return read_fd(STDIN_FILENO, path, kind, 0, buf, len);
+	fd = open_regular(path, kind, &hint);
+	if (fd < 0)
+		return -1;
+	ret = read_fd(fd, path, kind, hint, buf, len);
+	close(fd);
+	return ret;
 }
 
 FILE *out_open(struct out_file *out, const char *path)

@@ -23,11 +23,36 @@ void fail_at(const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * Read a whole file ("-" is stdin) into a malloc'ed buffer.  Works for
- * files whose size stat() cannot tell (securityfs, pipes).  Returns 0, or
- * -1 after fail_at() naming the file and the reason.
+ * A kind of input and the largest size modhash reads of it.  Each limit is
+ * well above the largest real file of its kind and keeps an endless or
+ * huge input (a pipe, stdin, a sparse file) from using memory without
+ * bound; modhash(1), LIMITS, gives the reasons.  NAME is for messages.
  */
-int read_whole_file(const char *path, unsigned char **buf, size_t *len);
+struct input_kind {
+	const char *name;
+	size_t max;
+};
+
+/* The raw list, its securityfs text, a vmlinux or a bzImage. */
+extern const struct input_kind INPUT_KERNEL;
+/* A module file, compressed or not. */
+extern const struct input_kind INPUT_MODULE;
+/* An IMA measurement list (binary_runtime_measurements). */
+extern const struct input_kind INPUT_IMA_LOG;
+/* A policy, a System.map, PCR values, modules.order or modules.dep. */
+extern const struct input_kind INPUT_TEXT;
+
+/*
+ * Read a whole file of KIND into a malloc'ed buffer.  PATH "-" is stdin,
+ * read whatever it is.  Otherwise only a regular file is read, never
+ * opened if stat() tells it is not one (a FIFO without a writer would
+ * block, a device may never end).  A regular file is read to its end,
+ * not to the size stat() reports: securityfs and procfs report 0.  Past
+ * KIND's limit, the read stops.  Returns 0, or -1 after one fail_at()
+ * line naming the file and the reason.
+ */
+int read_whole_file(const char *path, const struct input_kind *kind,
+		    unsigned char **buf, size_t *len);
 
 /*
  * An output file written atomically: to a temporary file in the same

@@ -34,6 +34,14 @@ static inline void fixture_end(void)
 		fprintf(stderr, "cannot remove %s\n", fixture_dir);
 }
 
+/* A cmocka group teardown that only removes the fixtures. */
+static inline int fixture_teardown(void **state)
+{
+	(void)state;
+	fixture_end();
+	return 0;
+}
+
 /* Run a shell command in the fixture directory; its exit status. */
 static inline int fixture_sh(const char *fmt, ...)
 {

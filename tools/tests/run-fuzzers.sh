@@ -1,8 +1,10 @@
 #!/bin/bash
-# Usage: run-fuzzers.sh SECONDS|replay FUZZER...
+# Usage: run-fuzzers.sh SECONDS|replay FUZZER:MAX_LEN...
 # Run each libFuzzer target from its seed corpus,
 # tools/fuzz/corpus/<target>/ (fuzz-<target> or selftest-<target> is the
-# program), and print TAP: the plan, then one result per program.
+# program), with inputs of at most MAX_LEN bytes (-max_len; a seed
+# longer than that would be cut, so it is an error), and print TAP: the
+# plan, then one result per program.
 #   SECONDS  fuzz for that long (-max_total_time), growing a corpus in
 #            <fuzzer's dir>/corpus/<target>/ (make fuzz, make check-full);
 #   replay   run every input of the committed corpus once (-runs=0), in
@@ -19,14 +21,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 mode=$1
 shift
 [[ $mode == replay || $mode =~ ^[0-9]+$ ]] ||
-	{ echo "usage: run-fuzzers.sh SECONDS|replay FUZZER..." >&2; exit 2; }
+	{ echo "usage: run-fuzzers.sh SECONDS|replay FUZZER:MAX_LEN..." >&2; exit 2; }
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}
 status=0
 echo "1..$#"
 n=0
-for fuzzer in "$@"; do
+for arg in "$@"; do
 	n=$((n + 1))
+	fuzzer=${arg%:*}
+	max_len=${arg##*:}
 	name=$(basename "$fuzzer")
 	target=${name#fuzz-}
 	selftest=
@@ -37,8 +41,14 @@ for fuzzer in "$@"; do
 	artifacts=$dir/artifacts/$target
 	log=$dir/$name.log
 	mkdir -p "$grown" "$artifacts"
-	if [[ ! -x $fuzzer || ! -d $seeds ]]; then
-		echo "not ok $n - $name: program or seed corpus $seeds missing"
+	if [[ ! -x $fuzzer || ! -d $seeds || ! $max_len =~ ^[0-9]+$ ]]; then
+		echo "not ok $n - $name: program, seed corpus $seeds or MAX_LEN missing"
+		status=1
+		continue
+	fi
+	longest=$(find "$seeds" -type f -size +"$max_len"c | head -n 1)
+	if [[ -n $longest ]]; then
+		echo "not ok $n - $name: seed $longest is longer than -max_len=$max_len"
 		status=1
 		continue
 	fi
@@ -47,11 +57,12 @@ for fuzzer in "$@"; do
 	else
 		run=(-max_total_time="$mode" "$grown" "$seeds")
 	fi
+	run=(-max_len="$max_len" "${run[@]}")
 	"$fuzzer" -print_final_stats=1 -artifact_prefix="$artifacts/" "${run[@]}" > "$log" 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-	what="${runs:-?} inputs in $mode s"
-	[[ $mode == replay ]] && what="the $(ls "$seeds" | wc -l) inputs of the committed corpus replayed"
+	what="${runs:-?} inputs of at most $max_len bytes in $mode s"
+	[[ $mode == replay ]] && what="the $(ls "$seeds" | wc -l) inputs of the committed corpus replayed (-max_len=$max_len)"
 	speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
 	# artifacts this run wrote (libFuzzer names each; those of earlier
 	# runs are kept, and one input that fails again rewrites its file)

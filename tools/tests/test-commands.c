@@ -3,13 +3,15 @@
  * test-commands.c - the commands as a user runs them (their argv, their
  * exit codes, their output files) on a list made here from the digest of
  * a module compiled here: check, list, diff and export, and --help and
- * bad usage on each.
+ * bad usage on each; inputs that never end (devices, a FIFO without a
+ * writer) and directories refused by every command with one line.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -43,6 +45,7 @@ static int run(int (*cmd)(int, char **), const char *out, ...)
 	fd = open(fixture_path("err"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	dup2(fd, STDERR_FILENO);
 	close(fd);
+	optind = 0;	/* a fresh getopt: not every command resets it */
 	ret = cmd(argc, argv);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
@@ -89,13 +92,6 @@ static int setup(void **state)
 	free(mod);
 	allowlist_free(&al);
 	allowlist_free(&other);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	fixture_end();
 	return 0;
 }
 
@@ -165,6 +161,39 @@ static void test_export(void **state)
 			     p("tree"), p("list.bin"), NULL), 2);
 }
 
+/* ERR is exactly the line "modhash: FILE: not a regular file (TYPE)". */
+static int refused(const char *file, const char *type)
+{
+	return fixture_sh("printf 'modhash: %%s: not a regular file (%%s)\\n' "
+			  "'%s' '%s' | cmp -s - err", file, type);
+}
+
+/*
+ * Inputs that never end, or would block: each refused at once, exit 2.
+ * The alarm kills the test program if a command blocks or reads on.
+ */
+static void test_endless_inputs(void **state)
+{
+	(void)state;
+	assert_int_equal(fixture_sh("mkfifo fifo && mkdir -p empty-dir"), 0);
+	alarm(20);
+	assert_int_equal(run(cmd_list, "out", "list", "/dev/zero", NULL), 2);
+	assert_int_equal(refused("/dev/zero", "character device"), 0);
+	assert_int_equal(run(cmd_check, "out", "check", "-k", p("fifo"),
+			     p("m.ko"), NULL), 2);
+	assert_int_equal(refused(p("fifo"), "FIFO"), 0);
+	assert_int_equal(run(cmd_check, "out", "check", "-k", p("list.bin"),
+			     p("fifo"), NULL), 2);
+	assert_int_equal(refused(p("fifo"), "FIFO"), 0);
+	assert_int_equal(run(cmd_verify_log, "out", "verify-log", "-b", "sha1",
+			     "-k", p("list.bin"), "/dev/zero", NULL), 2);
+	assert_int_equal(refused("/dev/zero", "character device"), 0);
+	assert_int_equal(run(cmd_lint_policy, "out", "lint-policy",
+			     p("empty-dir"), NULL), 2);
+	assert_int_equal(refused(p("empty-dir"), "directory"), 0);
+	alarm(0);
+}
+
 static void test_help_everywhere(void **state)
 {
 	int (*cmds[])(int, char **) = { cmd_list, cmd_check, cmd_diff,
@@ -188,7 +217,8 @@ int main(void)
 		cmocka_unit_test(test_list_and_diff),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_help_everywhere),
+		cmocka_unit_test(test_endless_inputs),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, fixture_teardown);
 }

@@ -101,7 +101,7 @@ static void test_compressed_and_trailing(void **state)
 	module_file_free(&m);
 	/* The loader takes gzip, xz and zstd only: bzip2 is just bytes. */
 	buf = (unsigned char *)strdup("BZh91AY&SY");
-	module_file_from_buffer(buf, strlen((char *)buf), &m);
+	module_file_from_buffer(buf, strlen((char *)buf), MODULE_MAX_IMAGE, &m);
 	assert_int_equal(m.comp, COMP_NONE);
 	assert_string_equal(m.problem, "not an ELF file");
 	module_file_free(&m);

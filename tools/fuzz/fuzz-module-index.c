@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz-module-index.c - libFuzzer target: the modules.order and
+ * modules.dep of an installed tree, read to list its modules.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "module-tree.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every name handed over is a module's, without newline or NUL. */
+static int add(void *ctx, const char *name)
+{
+	size_t *count = ctx;
+
+	if (!*name || strchr(name, '\n') || !module_name_is_module(name))
+		__builtin_trap();
+	++*count;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	size_t i, lines = 1, bad, count;
+	int dep;
+
+	for (i = 0; i < size; i++)
+		lines += text[i] == '\n';
+	for (dep = 0; dep < 2; dep++) {
+		count = 0;
+		bad = module_tree_parse_index(text, size, dep, add, &count);
+		if (bad > lines || count > lines)
+			__builtin_trap();
+	}
+	return 0;
+}
