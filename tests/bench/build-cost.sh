@@ -119,7 +119,7 @@ for ((round = 1; round <= rounds; round++)); do
 	order=(with without)
 	((round % 2)) || order=(without with)
 	for name in "${order[@]}"; do
-		say "round $round of $rounds: full build $name the allowlist, gcc without ccache (about 6 min on 2 cores)"
+		say "round $round of $rounds: full build $name the allowlist, gcc without ccache (about 7 min on 2 cores)"
 		rm -rf "$tree/obj-bench-$name"
 		mkdir "$tree/obj-bench-$name"
 		cp "$tmp/config-$name" "$tree/obj-bench-$name/.config"
