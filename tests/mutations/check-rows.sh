@@ -13,6 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=$(cd "$1" && pwd)
 . "$top/tests/lib/tap.sh"
+. "$top/tests/lib/mutation-diff.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -33,23 +34,8 @@ tap $? "the security review table has rows with distinct ids, and every diff and
 [[ -z $dups ]] || echo "# ids used twice: $dups"
 [[ -z $orphans ]] || echo "# no such row in NOTES.md: $orphans"
 
-# part DIFF TREE: the file diffs of DIFF under TREE/ (as run-mutations.sh)
-part() {
-	awk -v tree="$2" '
-		/^--- a\// && (getline plus) > 0 {
-			keep = index($0, "--- a/" tree "/") == 1
-			if (keep) { print; print plus }
-			next
-		}
-		/^--- / { keep = 0 }
-		keep
-	' "$1"
-}
-header() {	# header DIFF KEY: as run-mutations.sh reads it
-	awk -v key="$2" '/^--- / { exit } index($0, key ": ") == 1 { print substr($0, length(key) + 3) }' "$1"
-}
 applies() {	# applies DIFF TREE DIR: its TREE part applies exactly in DIR
-	part "$1" "$2" > "$work/part"
+	mutation_part "$1" "$2" > "$work/part"
 	[[ -s $work/part ]] || return 0
 	patch -s -p2 -F0 -N --dry-run -d "$3" < "$work/part" > "$work/patch.log" 2>&1
 }
@@ -69,10 +55,10 @@ while read -r row; do
 		continue
 	fi
 	problem=
-	[[ $(header "$diff" row) == "$row" && -n $(header "$diff" build) && -n $(header "$diff" suite) &&
-		-n $(header "$diff" fails) ]] || problem="its header lacks row: $row, build:, suite: or fails:"
-	grep -qE "^	$(header "$diff" suite)\) echo " "$top/tests/run-all.sh" ||
-		problem="${problem:+$problem; }no suite \"$(header "$diff" suite)\" in tests/run-all.sh"
+	[[ $(mutation_header "$diff" row) == "$row" && -n $(mutation_header "$diff" build) && -n $(mutation_header "$diff" suite) &&
+		-n $(mutation_header "$diff" fails) ]] || problem="its header lacks row: $row, build:, suite: or fails:"
+	grep -qE "^	$(mutation_header "$diff" suite)\) echo " "$top/tests/run-all.sh" ||
+		problem="${problem:+$problem; }no suite \"$(mutation_header "$diff" suite)\" in tests/run-all.sh"
 	if [[ ! -d $build/src/patched ]]; then
 		problem="${problem:+$problem; }$build/src/patched is not there (make check builds it)"
 	elif ! applies "$diff" linux "$build/src/patched" || ! applies "$diff" project "$top"; then

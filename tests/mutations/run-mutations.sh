@@ -25,38 +25,22 @@
 # repository's files and project/build its own build directory, whose
 # kernel trees and kbuild output directories are kept from one run to the
 # next, so that a row rebuilds only what its diff and the previous
-# row's revert touched (the first run builds hashes and hashes+sig from
-# scratch: about 15 minutes on 2 cores).  Each row's suite output goes to
-# BUILD_DIR/log/mutations/ROW.log.
+# row's revert touched (the first run builds hashes, hashes+sig and btf from
+# scratch: about 25 minutes on 2 cores).  Each row's suite output goes to
+# BUILD_DIR/log/mutations/ROW.*.log.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=$(cd "$1" && pwd)
 shift
 . "$top/tests/lib/tap.sh"
+. "$top/tests/lib/mutation-diff.sh"
 root=$build/mutations
 proj=$root/project
 mbuild=$proj/build
 logs=$build/log/mutations
 mkdir -p "$root" "$logs"
 say() { echo "# $*"; }
-
-# header DIFF KEY: the values of KEY in the header of DIFF, one a line
-header() {
-	awk -v key="$2" '/^--- / { exit } index($0, key ": ") == 1 { print substr($0, length(key) + 3) }' "$1"
-}
-# part DIFF TREE: the file diffs of DIFF under TREE/ (linux or project)
-part() {
-	awk -v tree="$2" '
-		/^--- a\// && (getline plus) > 0 {
-			keep = index($0, "--- a/" tree "/") == 1
-			if (keep) { print; print plus }
-			next
-		}
-		/^--- / { keep = 0 }
-		keep
-	' "$1"
-}
 
 if [[ $# -gt 0 ]]; then
 	rows=("$@")
@@ -130,11 +114,11 @@ for row in "${rows[@]}"; do
 		problems+=("$row: no $diff")
 		continue
 	fi
-	row_build[$row]=$(header "$diff" build)
-	row_suite[$row]=$(header "$diff" suite)
-	row_only[$row]=$(header "$diff" only)
-	row_fails[$row]=$(header "$diff" fails)
-	[[ $(header "$diff" row) == "$row" && -n ${row_build[$row]} && -n ${row_suite[$row]} &&
+	row_build[$row]=$(mutation_header "$diff" build)
+	row_suite[$row]=$(mutation_header "$diff" suite)
+	row_only[$row]=$(mutation_header "$diff" only)
+	row_fails[$row]=$(mutation_header "$diff" fails)
+	[[ $(mutation_header "$diff" row) == "$row" && -n ${row_build[$row]} && -n ${row_suite[$row]} &&
 		-n ${row_fails[$row]} ]] || problems+=("$row: the header needs row: $row, build:, suite: and fails:")
 	for v in ${row_build[$row]}; do
 		[[ $v == none || " ${variants[*]} " == *" $v "* ]] || variants+=("$v")
@@ -175,7 +159,7 @@ if [[ ${#problems[@]} -gt 0 ]]; then
 	done
 fi
 
-say "the final tree, copied to $proj: building ${variants[*]:-no kernel} and the initramfs (a first run takes about 15 min; later runs rebuild what changed)"
+say "the final tree, copied to $proj: building ${variants[*]:-no kernel} and the initramfs (a first run takes about 25 min; later runs rebuild what changed)"
 built=yes
 if ! mmake $(kernel_targets "${variants[@]}") "$mbuild/initramfs/base.cpio.gz" tools "$mbuild/tools/test_modload"; then
 	built=no
@@ -213,7 +197,7 @@ done
 # changes nothing
 apply_part() {
 	local p=$root/part.$2
-	part "$1" "$2" > "$p"
+	mutation_part "$1" "$2" > "$p"
 	[[ -s $p ]] || return 0
 	# shellcheck disable=SC2086 # ${4-} is -R or nothing
 	patch -s -p2 -F0 -N ${4-} --dry-run -d "$3" < "$p" > "$root/patch.log" 2>&1 &&
