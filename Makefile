@@ -10,9 +10,14 @@
 #   make check      what CI runs: the allowlist variants (hashes,
 #                   hashes+sig) and every security-relevant test; ends
 #                   with "N passed, N failed" (at most 45 min, see NOTES)
-#   make check-full everything else too: sig, nosig, btf and the pristine
-#                   (unpatched) builds, per-patch builds, the golden file
-#                   of pristine verdicts regenerated and compared
+#   make check-full everything else too: sig, nosig, btf, hashes+sigforce,
+#                   hashes-untrusted-ima and the pristine (unpatched)
+#                   builds, the golden file of pristine verdicts compared,
+#                   secure boot (at most 120 min cold, see README)
+#   make check-debug the debug kernel (KASAN, lockdep, kmemleak): the
+#                   verdict matrix, concurrency, KUnit, the hash count
+#   make check-series each patch of the series compiled on its own
+#   make check-mutations each security fix undone: its tests must fail
 #   make repro      build hashes, hashes+sig and btf from scratch, build
 #                   them and sig a second time elsewhere, compare byte for
 #                   byte, boot
@@ -44,6 +49,9 @@ PRISTINE_VARIANTS := sig nosig
 # The kernels "make check" tests: those that carry the allowlist (btf, the
 # same with debug information and BTF, is left to check-full).
 CHECK_VARIANTS := hashes hashes+sig
+# make check-full's: every variant but debug, which has a target of its
+# own (check-debug) to keep check-full within 120 minutes.
+FULL_VARIANTS := $(filter-out debug,$(VARIANTS))
 # The kernel the first "make" builds and shows.
 DEMO_VARIANT := hashes
 PATCHES := $(addprefix kernel/patches/,$(shell cat kernel/patches/series))
@@ -102,7 +110,7 @@ label-demo := [5/5]
 # The build directory of a published kernel name.
 objdir = $(if $(filter pristine-%,$(1)),$(SRC)/pristine/obj-$(1:pristine-%=%),$(SRC)/patched/obj-$(1))
 
-.PHONY: all check check-full check-mutations repro bench bench-record kernels pristine-kernels initramfs tools install fuzz deps demo clean
+.PHONY: all check check-full check-debug check-series check-mutations repro bench bench-record kernels pristine-kernels initramfs tools install fuzz deps demo clean
 
 all: $(B)/demo.txt
 	@echo "The demo's output is kept in $(B)/demo.txt; next steps: README.md."
@@ -231,9 +239,19 @@ $(B)/demo.txt: $(OUT)/$(DEMO_VARIANT)/modules.cpio.gz $(B)/initramfs/base.cpio.g
 check: $(B)/initramfs/base.cpio.gz $(CHECK_VARIANTS:%=$(OUT)/%/modules.cpio.gz) tools $(TOOLS)/test_modload
 	tests/run-all.sh $(B) check
 
-check-full: all initramfs tools $(TOOLS)/test_modload \
+check-full: all $(B)/initramfs/base.cpio.gz $(FULL_VARIANTS:%=$(OUT)/%/modules.cpio.gz) \
+		tools $(TOOLS)/test_modload \
 		$(PRISTINE_VARIANTS:%=$(OUT)/pristine-%/modules.cpio.gz)
 	tests/run-all.sh $(B) full
+
+# The debug kernel's suites (tests/run-all.sh, tier debug).
+check-debug: $(B)/initramfs/base.cpio.gz $(OUT)/debug/modules.cpio.gz tools
+	tests/run-all.sh $(B) debug
+
+# Each patch compiled on its own for sig, nosig and hashes
+# (tests/series/check-series.sh --build).
+check-series: $(SRC)/pristine.stamp
+	tests/run-all.sh $(B) series-build
 
 # Undo each fix of NOTES.md's security review in a copy of the tree
 # (tests/mutations/ROW.diff), rebuild, and require the row's tests to

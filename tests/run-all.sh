@@ -8,9 +8,11 @@
 #          scratch and compared byte for byte; of hashes+sig, what makes
 #          it reproducible: no generated key, fixed certificates)
 #   full   those of "make check-full": check, plus sig, nosig, btf,
-#          hashes+sigforce, the debug kernel, the pristine kernels and
-#          their golden file, per-patch builds, secure boot, and the
-#          reproducibility of hashes+sig, sig and btf
+#          hashes+sigforce, hashes-untrusted-ima, the pristine kernels
+#          and their golden file, secure boot, longer fuzzing
+#   debug  (make check-debug) the debug kernel: the verdict matrix,
+#          concurrency and KUnit under KASAN, lockdep and kmemleak, and
+#          the hash count
 #   mutations  (make check-mutations) each security review row's fix
 #          undone in a copy of the tree: the row's tests must fail
 # A suite fails as a whole (one extra "not ok") when it exits non-zero
@@ -25,7 +27,11 @@ results=$build/test-results
 mkdir -p "$results"
 
 check_suites="docs mutation-rows unit tools-unit tools-fuzz sanitizers tools tools-ima attest kconfig generator series vm allowlist security dkms kunit concurrency repro repro-keys"
-full_suites="$check_suites tools-fuzz-long generator-btf series-build vm-rest vm-full dkms-sigforce concurrency-long secureboot allowlist-relinked repro-hashes+sig repro-sig repro-btf attest-reboot debug-verdicts debug-concurrency debug-kunit hash-count"
+full_suites="$check_suites tools-fuzz-long generator-btf vm-rest vm-full dkms-sigforce concurrency-long secureboot allowlist-relinked attest-reboot"
+# Heavier than make check-full's 120 minutes allow, a target of its own
+# like make check-series (suite series-build) and make repro (README.md
+# has their times).
+debug_suites="debug-verdicts debug-concurrency debug-kunit hash-count"
 
 command_of() {	# command_of SUITE: the command that runs it
 	case $1 in
@@ -76,10 +82,11 @@ for arg in "$@"; do
 	case $arg in
 	check) selected="$selected $check_suites" ;;
 	full) selected="$selected $full_suites" ;;
+	debug) selected="$selected $debug_suites" ;;
 	*) selected="$selected $arg" ;;
 	esac
 done
-[[ -n $selected ]] || { echo "usage: run-all.sh BUILD_DIR check|full|SUITE..." >&2; exit 2; }
+[[ -n $selected ]] || { echo "usage: run-all.sh BUILD_DIR check|full|debug|SUITE..." >&2; exit 2; }
 
 # plan_problem TAP_FILE: why the results do not match the declared plan,
 # or nothing when they do.  The plan is the first or the last line.

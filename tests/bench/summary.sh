@@ -9,7 +9,7 @@
 # Where the figures come from is taken from the inputs' provenance blocks
 # (tests/bench/provenance.sh): a table without one, or tables of different
 # commits or machines, are an error, never mixed.
-# HASH_COUNT_TAP, the result of the hash-count suite (make check-full),
+# HASH_COUNT_TAP, the result of the hash-count suite (make check-debug),
 # adds how often a load hashes the module, but only when it names the same
 # commit on a "# commit" line and is newer than KERNEL, the kernel it
 # booted; otherwise the row says the figure was not measured for this run.
@@ -170,9 +170,9 @@ row first-load-ima "$(printf '%.2f' "$first_ima") ($ima_allow_first vs $ima_sig_
 # The hash-count row: from the same commit, after its kernel was built.
 not_measured=
 if [[ -z $hash_count_tap ]]; then
-	not_measured="no hash-count result given (make check-full runs the suite)"
+	not_measured="no hash-count result given (make check-debug runs the suite)"
 elif [[ ! -f $hash_count_tap ]]; then
-	not_measured="$hash_count_tap does not exist (make check-full runs the suite)"
+	not_measured="$hash_count_tap does not exist (make check-debug runs the suite)"
 elif [[ $(sed -n 's/^# commit //p' "$hash_count_tap" | head -n 1) != "$commit" ]]; then
 	not_measured="$(basename "$hash_count_tap") is of another commit or names none"
 elif [[ -z $hash_count_kernel || ! $hash_count_tap -nt $hash_count_kernel ]]; then

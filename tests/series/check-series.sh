@@ -4,7 +4,7 @@
 # pristine tree (BUILD_DIR/src/step) and, after each patch, check in TAP:
 #  - scripts/checkpatch.pl --strict reports nothing;
 #  - the patch applies;
-#  - with --build (make check-full: about 15 min with a cold ccache), for
+#  - with --build (make check-series; time in README.md), for
 #    each variant, the configuration still resolves and the directories
 #    the patch touches compile (the whole kernel and modules when the
 #    patch changes the kbuild scripts).
