@@ -79,7 +79,8 @@ PACKAGES := linux-source-6.12 build-essential bc bison flex perl patch \
 	ccache libcmocka-dev \
 	liblzma-dev libzstd-dev zlib1g-dev liblz4-dev libbz2-dev libjson-c-dev \
 	clang swtpm swtpm-tools tpm2-tools ovmf sbsigntool systemd-boot-efi \
-	lz4 bzip2 xxd python3
+	lz4 bzip2 xxd python3 \
+	pkgconf dpkg-dev debhelper lintian bash-completion git
 
 HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 
@@ -110,7 +111,7 @@ label-demo := [5/5]
 # The build directory of a published kernel name.
 objdir = $(if $(filter pristine-%,$(1)),$(SRC)/pristine/obj-$(1:pristine-%=%),$(SRC)/patched/obj-$(1))
 
-.PHONY: all check check-full check-debug check-series check-mutations repro bench bench-record kernels pristine-kernels initramfs tools install fuzz deps demo clean
+.PHONY: all check check-full check-debug check-series check-mutations repro bench bench-record kernels pristine-kernels initramfs tools install uninstall fuzz deps demo clean
 
 all: $(B)/demo.txt
 	@echo "The demo's output is kept in $(B)/demo.txt; next steps: README.md."
@@ -178,18 +179,24 @@ tools: $(TOOLS)/modload $(TOOLS)/module-hashes $(TOOLS)/modhash/modhash
 
 # modhash (tools/), built against the patched tree's format header.  Its
 # own Makefile knows its sources; make -C decides what is out of date.
+# The project builds it with -Werror (WERROR=1; a packager's build does
+# not), and its unit tests (target tests) next to it for tools-unit.
 MODHASH := $(TOOLS)/modhash
-MODHASH_MAKE = $(MAKE) -s -C tools O=$(MODHASH) \
+MODHASH_MAKE = $(MAKE) -s -C tools O=$(MODHASH) WERROR=1 \
 	UAPI_HEADER=$(SRC)/patched/include/uapi/linux/module_hashes.h
 
 .PHONY: $(MODHASH)/modhash
 $(MODHASH)/modhash: $(SRC)/patched.stamp
 	@echo "[+] tools: modhash and its unit tests"
-	@$(MODHASH_MAKE) all
+	@$(MODHASH_MAKE) all tests
 
-# make install DESTDIR=... PREFIX=...: modhash and its man pages.
+# make install DESTDIR=... PREFIX=...: modhash, its man pages and its bash
+# completion; make uninstall with the same variables removes them.
 install: $(MODHASH)/modhash
 	@$(MODHASH_MAKE) install DESTDIR=$(DESTDIR) PREFIX=$(or $(PREFIX),/usr/local)
+
+uninstall:
+	@$(MODHASH_MAKE) uninstall DESTDIR=$(DESTDIR) PREFIX=$(or $(PREFIX),/usr/local)
 
 # libFuzzer runs of the parsers, FUZZ_SECONDS each (make check runs them
 # for a few seconds as the suite tools-fuzz).

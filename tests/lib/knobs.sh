@@ -8,14 +8,15 @@
 #  - every expansion with a default, "${name:-...}" or "${name-...}", of
 #    an upper-case name in tests/, kernel/build/ and initramfs/.
 # Left out, because they choose how modhash is built or installed and never
-# which tests run or what they compare: CC, CFLAGS, O, PREFIX, DESTDIR.
+# which tests run or what they compare: CC, CFLAGS, O, PREFIX, DESTDIR,
+# PKG_CONFIG.
 # Prints one knob per line; with --set, only those set in the environment,
 # as NAME=VALUE.  The top Makefile stops under CI=true when any is set, and
 # tests/run-all.sh names them on its closing line otherwise.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
-not_knobs=" CC CFLAGS O PREFIX DESTDIR "
+not_knobs=" CC CFLAGS O PREFIX DESTDIR PKG_CONFIG "
 {
 	sed -nE 's/^([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*\?=.*/\1/p' Makefile tools/Makefile
 	grep -rhoE '\$\{[A-Z_][A-Z0-9_]*:?-' tests kernel/build initramfs |

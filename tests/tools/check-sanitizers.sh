@@ -95,8 +95,8 @@ result() {
 }
 
 # 1. modhash and its unit tests
-make -s -C "$top/tools" -j"$(nproc)" O="$modhash" CFLAGS="$san" \
-	UAPI_HEADER="$patched/include/uapi/linux/module_hashes.h" all > "$logs/modhash-build.out" 2>&1
+make -s -C "$top/tools" -j"$(nproc)" O="$modhash" CFLAGS="$san" WERROR=1 \
+	UAPI_HEADER="$patched/include/uapi/linux/module_hashes.h" all tests > "$logs/modhash-build.out" 2>&1
 built=$?
 result $built "modhash and its unit tests build with ASan and UBSan (tools/Makefile, O=tools/modhash-asan)"
 [[ $built == 0 ]] || tail -n 20 "$logs/modhash-build.out" | sed 's/^/# /'
