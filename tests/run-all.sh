@@ -26,7 +26,7 @@ shift
 results=$build/test-results
 mkdir -p "$results"
 
-check_suites="docs mutation-rows unit tools-unit tools-fuzz sanitizers tools tools-ima attest kconfig generator series vm allowlist security dkms kunit concurrency repro repro-keys"
+check_suites="docs mutation-rows unit tools-unit tools-fuzz sanitizers tools packaging tools-ima attest kconfig generator series vm allowlist security dkms kunit concurrency repro repro-keys"
 full_suites="$check_suites tools-fuzz-long generator-btf vm-rest vm-full dkms-sigforce concurrency-long secureboot allowlist-relinked attest-reboot"
 # Heavier than make check-full's 120 minutes allow, a target of its own
 # like make check-series (suite series-build) and make repro (README.md
@@ -42,6 +42,7 @@ command_of() {	# command_of SUITE: the command that runs it
 	tools-fuzz-long) echo "make -s -j$(nproc) -C $here/../tools O=$build/tools/modhash UAPI_HEADER=$build/src/patched/include/uapi/linux/module_hashes.h fuzz FUZZ_SECONDS=60" ;;
 	sanitizers) echo "$here/tools/check-sanitizers.sh $build" ;;
 	tools) echo "$here/tools/check-modhash.sh $build" ;;
+	packaging) echo "$here/tools/check-packaging.sh $build" ;;
 	tools-ima) echo "$here/tools/check-ima-tools.sh $build" ;;
 	attest) echo "$here/vm/run-attest.sh $build" ;;
 	attest-reboot) echo "$here/vm/run-attest.sh $build --reboot" ;;
