@@ -345,9 +345,12 @@ static bool parse_value(struct rule_state *s, unsigned int col,
 			return error(s, col, "second fsmagic=");
 		if (!parse_ulong(v, 16, &n) || n > UINT64_MAX / 2)
 			return error(s, col, "fsmagic=: not a hex number: %s", v);
+		r->fsmagic = n;
 		set_flag(s, PF_FSMAGIC, col);
 		return true;
 	case K_FSNAME:
+		if (strlen(v) < sizeof(r->fsname))
+			memcpy(r->fsname, v, strlen(v) + 1);
 		set_flag(s, PF_FSNAME, col);
 		return true;
 	case K_FSUUID:
@@ -418,6 +421,43 @@ static bool parse_value(struct rule_state *s, unsigned int col,
 	}
 }
 
+/* Append WORD and a space to the string BUF of SIZE bytes, if it fits. */
+static bool append_word(char *buf, size_t size, const char *word)
+{
+	size_t used = strlen(buf), n = strlen(word);
+
+	if (used + n + 2 > size)
+		return false;
+	memcpy(buf + used, word, n);
+	buf[used + n] = ' ';
+	buf[used + n + 1] = '\0';
+	return true;
+}
+
+/*
+ * The rule's text for messages: LEN bytes of LINE without the blanks at
+ * either end, one space between words, ending in "..." if cut.
+ */
+static void rule_text(struct policy_rule *r, const char *line, size_t len)
+{
+	size_t room = sizeof(r->text) - 4, out = 0, i;
+
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+		len--;
+	for (i = 0; i < len; i++) {
+		bool blank = line[i] == ' ' || line[i] == '\t';
+
+		if (blank && (!out || r->text[out - 1] == ' '))
+			continue;
+		if (out == room) {
+			strcpy(r->text + out, "...");
+			return;
+		}
+		r->text[out++] = blank ? ' ' : line[i];
+	}
+	r->text[out] = '\0';
+}
+
 static bool parse_token(struct rule_state *s, unsigned int col, char *tok)
 {
 	size_t key_len = strcspn(tok, "=<>");
@@ -452,7 +492,15 @@ static bool parse_token(struct rule_state *s, unsigned int col, char *tok)
 	}
 	if (!tok[key_len + 1])
 		return error(s, col, "%s: empty value", k->name);
-	return parse_value(s, col, k, tok + key_len + 1);
+	if (!parse_value(s, col, k, tok + key_len + 1))
+		return false;
+	if (k->kind == K_FSMAGIC || k->kind == K_FSNAME ||
+	    k->kind == K_FSUUID || k->kind == K_LSM ||
+	    (k->kind >= K_UID && k->kind <= K_FGROUP))
+		s->rule.conditions_cut |= !append_word(s->rule.conditions,
+						       sizeof(s->rule.conditions),
+						       tok);
+	return true;
 }
 
 static bool is_blank(char c)
@@ -504,6 +552,7 @@ static int parse_rule(struct policy *p, unsigned int line, const char *text,
 				     sizeof(s.error), &s.error_column);
 	if (s.error[0])
 		return policy_diag(p, line, s.error_column, false, "%s", s.error);
+	rule_text(&s.rule, text, len);
 	{
 		struct policy_rule *more = realloc(p->rules, (p->n_rules + 1) *
 						   sizeof(*more));

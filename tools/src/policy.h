@@ -97,12 +97,24 @@ struct policy_rule {
 	unsigned int pcr;
 	char template_name[32];
 	char label[256];		/* label=, as written ("a|b") */
+	unsigned long long fsmagic;	/* fsmagic= */
+	char fsname[64];		/* fsname=, or "" if longer */
+	/*
+	 * The words that narrow which files the rule matches (fsmagic=,
+	 * fsname=, fsuuid=, the id conditions, subj_ and obj_), as
+	 * written, each followed by a space; CONDITIONS_CUT if they did not
+	 * fit.  mask= and func= are not among them.
+	 */
+	char conditions[256];
+	bool conditions_cut;
+	char text[160];			/* the rule, one space between words,
+					   ending in "..." if cut */
 };
 
 struct policy_diag {
 	unsigned int line, column;
 	bool warning;
-	char message[256];
+	char message[512];
 };
 
 struct policy {

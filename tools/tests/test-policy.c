@@ -23,7 +23,7 @@ static void parse(const char *text, struct policy *p)
 static void expect_one(const char *text, const char *diag)
 {
 	struct policy p;
-	char got[400];
+	char got[600];
 
 	parse(text, &p);
 	if (p.n_diags != 1)
@@ -147,9 +147,9 @@ static void test_allowlist_warnings(void **state)
 	expect_one("appraise fowner=0",
 		   "1:1: warning: appraise rule for module reads without appraise_type=imasig: a hash in security.ima, which root can write, satisfies it, so modules off the allowlist load");
 	expect_one("dont_appraise fsmagic=0x01021994\nappraise func=MODULE_CHECK appraise_type=imasig",
-		   "1:1: warning: dont_appraise matches module reads before the appraise rule on line 2: the modules it matches are never appraised, the allowlist is not consulted");
+		   "1:1: warning: dont_appraise matches module reads on tmpfs, which can hold module files, before the appraise rule on line 2 (appraise func=MODULE_CHECK appraise_type=imasig): the modules it matches are never appraised, the allowlist is not consulted");
 	expect_one("appraise func=MODULE_CHECK appraise_type=imasig|modsig\nappraise func=MODULE_CHECK appraise_type=imasig",
-		   "2:1: warning: this appraise rule never applies to modules: the rule on line 1 decides every module read first");
+		   "2:1: warning: this appraise rule never applies to modules: line 1 (appraise func=MODULE_CHECK appraise_type=imasig|modsig) decides first every module read it matches");
 	expect_one("measure func=MODULE_CHECK",
 		   "1:1: warning: module loads are measured but not the allowlist (add \"measure func=CRITICAL_DATA label=module_hashes\"): a verifier cannot tell which list the kernel enforced");
 	expect_one("measure func=CRITICAL_DATA label=selinux\nmeasure",
@@ -157,7 +157,7 @@ static void test_allowlist_warnings(void **state)
 	expect_one("dont_measure func=CRITICAL_DATA label=module_hashes\nmeasure func=CRITICAL_DATA\nmeasure func=MODULE_CHECK",
 		   "3:1: warning: module loads are measured but not the allowlist (add \"measure func=CRITICAL_DATA label=module_hashes\"): a verifier cannot tell which list the kernel enforced");
 	expect_one("dont_measure uid=0\nmeasure func=MODULE_CHECK\nmeasure func=CRITICAL_DATA",
-		   "1:1: warning: dont_measure matches module reads before the measure rule on line 2: those loads are missing from the measurement list");
+		   "1:1: warning: dont_measure matches module reads before the measure rule on line 2 (measure func=MODULE_CHECK): those loads are missing from the measurement list");
 	expect_one("measure func=MODULE_CHECK template=ima\nmeasure func=CRITICAL_DATA",
 		   "1:1: warning: template=ima logs SHA-1 digests only: module loads cannot be checked against the allowlist");
 	expect_one("measure func=MODULE_CHECK\nmeasure func=CRITICAL_DATA label=module_hashes template=ima-ng",
@@ -169,17 +169,95 @@ static void test_allowlist_warnings(void **state)
 	expect_valid("dont_measure func=MODULE_CHECK mask=MAY_WRITE\nmeasure func=MODULE_CHECK\nmeasure func=CRITICAL_DATA label=x|module_hashes", true);
 }
 
+/*
+ * The dont_ lines of IMA's built-in policies (ima_policy.c) for the
+ * filesystems that cannot hold a module file: Debian's and the kernel
+ * documentation's usual lines, less tmpfs and ramfs.
+ */
+#define NO_MODULE_FS(action) \
+	action " fsmagic=0x9fa0\n" action " fsmagic=0x62656572\n" \
+	action " fsmagic=0x64626720\n" action " fsmagic=0x1cd1\n" \
+	action " fsmagic=0x42494e4d\n" action " fsmagic=0x73636673\n" \
+	action " fsmagic=0xf97cff8c\n" action " fsmagic=0x43415d53\n" \
+	action " fsmagic=0x27e0eb\n" action " fsmagic=0x63677270\n" \
+	action " fsmagic=0x6e736673\n" action " fsmagic=0xde5e81e4\n" \
+	action " fsmagic=0x74726163\n" action " fsname=configfs\n"
+
+/* Which filesystems can hold a module file (module-fs.c). */
+static void test_module_filesystems(void **state)
+{
+	(void)state;
+	expect_valid(NO_MODULE_FS("dont_appraise")
+		     "appraise func=MODULE_CHECK appraise_type=imasig\n", true);
+	expect_valid(NO_MODULE_FS("dont_measure")
+		     "measure func=MODULE_CHECK\nmeasure func=CRITICAL_DATA label=module_hashes\n", true);
+	expect_valid("dont_appraise fsname=proc\ndont_appraise fsname=sysfs\ndont_appraise fsname=securityfs\ndont_appraise fsmagic=0X64626720 uid=0\nappraise appraise_type=imasig\n", true);
+	/* Filesystems that can: memfds are on tmpfs and hugetlbfs. */
+	expect_one(NO_MODULE_FS("dont_appraise")
+		   "dont_appraise fsmagic=0x858458f6\nappraise func=MODULE_CHECK appraise_type=imasig\n",
+		   "15:1: warning: dont_appraise matches module reads on ramfs, which can hold module files, before the appraise rule on line 16 (appraise func=MODULE_CHECK appraise_type=imasig): the modules it matches are never appraised, the allowlist is not consulted");
+	expect_one("dont_appraise fsmagic=958458f6\nappraise func=MODULE_CHECK appraise_type=imasig",
+		   "1:1: warning: dont_appraise matches module reads on hugetlbfs, which can hold module files, before the appraise rule on line 2 (appraise func=MODULE_CHECK appraise_type=imasig): the modules it matches are never appraised, the allowlist is not consulted");
+	expect_one("dont_measure fsname=overlay\nmeasure func=MODULE_CHECK\nmeasure func=CRITICAL_DATA",
+		   "1:1: warning: dont_measure matches module reads on overlay, which can hold module files, before the measure rule on line 2 (measure func=MODULE_CHECK): those loads are missing from the measurement list");
+	expect_one("dont_appraise fsmagic=0x6165676c\nappraise func=MODULE_CHECK appraise_type=imasig",
+		   "1:1: warning: dont_appraise matches module reads on pstore, which can hold module files, before the appraise rule on line 2 (appraise func=MODULE_CHECK appraise_type=imasig): the modules it matches are never appraised, the allowlist is not consulted");
+	expect_one("dont_appraise fsmagic=0x1234\nappraise func=MODULE_CHECK appraise_type=imasig",
+		   "1:1: warning: dont_appraise matches module reads on filesystem 0x1234, unknown to modhash and taken as one that can hold module files, before the appraise rule on line 2 (appraise func=MODULE_CHECK appraise_type=imasig): the modules it matches are never appraised, the allowlist is not consulted");
+	/* A module rule for such a filesystem never applies. */
+	expect_one("appraise func=MODULE_CHECK fsmagic=0x62656572 appraise_type=imasig",
+		   "1:1: warning: this rule never applies: no module file can be on sysfs (its files are made by the kernel)");
+}
+
+/* First match wins: the warning names the rule that decides. */
+static void test_deciding_rule(void **state)
+{
+	(void)state;
+	/* The dont_appraise never applies: line 1 decides first. */
+	expect_one("appraise func=MODULE_CHECK appraise_type=imasig\ndont_appraise fsmagic=0x01021994\nappraise func=MODULE_CHECK appraise_type=imasig|modsig",
+		   "3:1: warning: this appraise rule never applies to modules: line 1 (appraise func=MODULE_CHECK appraise_type=imasig) decides first every module read it matches");
+	/* Line 1 decides line 3's reads, not line 2 (a dead rule itself). */
+	expect_valid("dont_appraise func=MODULE_CHECK\nappraise func=MODULE_CHECK appraise_type=imasig|modsig\nappraise func=MODULE_CHECK appraise_type=imasig", false);
+	{
+		struct policy p;
+
+		parse("dont_appraise func=MODULE_CHECK\nappraise func=MODULE_CHECK appraise_type=imasig|modsig\nappraise func=MODULE_CHECK appraise_type=imasig", &p);
+		assert_int_equal(p.n_diags, 3);
+		assert_string_equal(p.diags[2].message,
+				    "this appraise rule never applies to modules: line 1 (dont_appraise func=MODULE_CHECK) decides first every module read it matches");
+		policy_free(&p);
+	}
+	/* The same filesystem twice: the first line decides, the second never does. */
+	expect_one("dont_appraise fsmagic=0x01021994\ndont_appraise\tfsmagic=1021994\nappraise func=MODULE_CHECK appraise_type=imasig",
+		   "1:1: warning: dont_appraise matches module reads on tmpfs, which can hold module files, before the appraise rule on line 3 (appraise func=MODULE_CHECK appraise_type=imasig): the modules it matches are never appraised, the allowlist is not consulted");
+	/* Line 1 decides root's files only: tmpfs files of others pass line 2. */
+	expect_one("appraise fowner=0 appraise_type=imasig\ndont_appraise fsmagic=0x01021994\nappraise   func=MODULE_CHECK\t appraise_type=imasig  ",
+		   "2:1: warning: dont_appraise matches module reads on tmpfs, which can hold module files, before the appraise rule on line 3 (appraise func=MODULE_CHECK appraise_type=imasig): the modules it matches are never appraised, the allowlist is not consulted");
+	/* Conditions: uid=0 on both, so line 1 decides every read of line 2. */
+	expect_one("appraise uid=0 appraise_type=imasig\nappraise func=MODULE_CHECK uid=0",
+		   "2:1: warning: this appraise rule never applies to modules: line 1 (appraise uid=0 appraise_type=imasig) decides first every module read it matches");
+	/* A dead measure rule is not the one whose template matters. */
+	expect_one("measure func=MODULE_CHECK\nmeasure func=MODULE_CHECK template=ima\nmeasure func=CRITICAL_DATA label=module_hashes",
+		   "2:1: warning: this measure rule never applies to modules: line 1 (measure func=MODULE_CHECK) decides first every module read it matches");
+	/* Measure and appraise rules do not decide for each other. */
+	expect_valid("measure func=MODULE_CHECK\nmeasure func=CRITICAL_DATA\nappraise func=MODULE_CHECK appraise_type=imasig", true);
+}
+
 /* The command: exit 0 clean, 1 warnings, 2 errors; FILE:LINE:COL lines. */
 static void test_command(void **state)
 {
 	char dir[] = "/tmp/modhash-policy.XXXXXX", out[4096], expect[1024];
-	const char *clean, *weak, *bad;
+	const char *clean, *weak, *bad, *usual;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	clean = write_file(dir, "clean.policy", "# only a comment\n", 17);
 	weak = write_file(dir, "weak.policy", "appraise func=MODULE_CHECK\n", 27);
 	bad = write_file(dir, "bad.policy", "\n\tmeasure fsmagic=0xz\n", 22);
+	usual = write_file(dir, "usual.policy", NO_MODULE_FS("dont_appraise") "appraise func=MODULE_CHECK appraise_type=imasig\n",
+			   strlen(NO_MODULE_FS("dont_appraise") "appraise func=MODULE_CHECK appraise_type=imasig\n"));
+	assert_int_equal(run_command(cmd_lint_policy, (char *[]){ "lint-policy", (char *)usual, NULL }, out, sizeof(out)), EXIT_ACCEPTED);
+	assert_string_equal(out, "");
 	assert_int_equal(run_command(cmd_lint_policy, (char *[]){ "lint-policy", (char *)clean, NULL }, out, sizeof(out)), EXIT_ACCEPTED);
 	assert_string_equal(out, "");
 	assert_int_equal(run_command(cmd_lint_policy, (char *[]){ "lint-policy", (char *)clean, (char *)weak, NULL }, out, sizeof(out)), EXIT_REFUSED);
@@ -196,6 +274,7 @@ static void test_command(void **state)
 	unlink(clean);
 	unlink(weak);
 	unlink(bad);
+	unlink(usual);
 	rmdir(dir);
 }
 
@@ -206,6 +285,8 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_every_line_reported),
 		cmocka_unit_test(test_allowlist_warnings),
+		cmocka_unit_test(test_module_filesystems),
+		cmocka_unit_test(test_deciding_rule),
 		cmocka_unit_test(test_command),
 	};
 
