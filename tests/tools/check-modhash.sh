@@ -14,6 +14,11 @@
 #    copy signed with scripts/sign-file and a throwaway key;
 #  - diff of hashes and hashes+sig, and of a list the generator makes from
 #    changed modules, with the module names behind the changes;
+#  - generate rebuilds .module-hashes.bin byte for byte from the build's
+#    modules.order and from the installed trees, which list, diff and
+#    export then read; compressed copies list the decompressed digest; a
+#    missing module is named; lint-policy passes the usual exemptions of
+#    kernel-made filesystems and blames one for tmpfs on its own line;
 #  - export: sha256sum -c accepts the sha256sum lines against the
 #    installed files; the Keylime policy's fields, and its module and
 #    ima-buf digests equal to what IMA measured in the VM boot;
@@ -30,7 +35,7 @@ build=$(cd "$1" && pwd)
 . "$top/tests/lib/tap.sh"
 . "$top/tests/lib/allowlist.sh"
 
-tap_plan 43
+tap_plan 49
 
 modhash=$build/tools/modhash/modhash
 kout=$build/out/hashes
@@ -278,6 +283,63 @@ run badtree export -f sha256sum -m "$work/badtree" --prefix "/lib/modules/$relea
 [[ $(rc badtree) == 1 && $(wc -l < "$work/badtree.out") == 3 ]] &&
 	! grep -q crc8 "$work/badtree.out" && grep -q 'crc8.ko: not exported: not-listed' "$work/badtree.err"
 tap $? "export: an installed module the list refuses is left out, named on stderr, exit 1"
+
+# --- generate -------------------------------------------------------------
+# modhash generate from the hashes build's modules.order must rebuild the
+# list the kernel build linked into vmlinux, byte for byte; list, diff and
+# export must take what it writes wherever they take a kernel.
+objdir=$build/src/patched/obj-hashes
+have "$objdir/modules.order" "$bin" && run gen generate -o "$work/gen.bin" "$objdir/modules.order" &&
+	[[ $(rc gen) == 0 && ! -s $work/gen.out ]] && cmp -s "$work/gen.bin" "$bin" &&
+	run gendir generate -o "$work/gendir.bin" "$objdir" && cmp -s "$work/gendir.bin" "$bin"
+tap $? "generate: the hashes build's modules.order (or its directory) gives the kernel build's .module-hashes.bin, byte for byte"
+
+run genlist list -f raw "$work/gen.bin" && [[ $(rc genlist) == 0 ]] && cmp -s "$work/genlist.out" "$bin" &&
+	run gendiff0 diff "$work/gen.bin" "$kout/vmlinux" && [[ $(rc gendiff0) == 0 ]] &&
+	grep -qx "# added 0, removed 0, common $((modules * 2))" "$work/gendiff0.out" &&
+	run genexport export -f sha256sum -m "$tree" "$work/gen.bin" && [[ $(rc genexport) == 0 ]] &&
+	cmp -s "$work/genexport.out" "$work/modules.sha256"
+tap $? "generate: list, diff (against vmlinux: exit 0) and export read the generated list as they read the kernel's"
+
+run gentrees generate -o "$work/gentrees.bin" "$tree" "$stree" &&
+	[[ $(rc gentrees) == 0 ]] && cmp -s "$work/gentrees.bin" "$bin" &&
+	run genstrip generate --forms=built,stripped -o "$work/genstrip.bin" "$tree" &&
+	cmp -s "$work/genstrip.bin" "$bin"
+tap $? "generate: the installed tree and the INSTALL_MOD_STRIP=1 tree together (or the first stripped by strip) give the kernel's list"
+
+mkdir -p "$work/genz/sub"
+cp "$m/crc7.ko.xz" "$m/crc7.ko.gz" "$work/genz/" 2>/dev/null
+cp "$m/crc7.ko.zst" "$work/genz/sub/" 2>/dev/null
+run genz generate -f hex "$work/genz"
+[[ $(rc genz) == 0 ]] && [[ $(cat "$work/genz.out") == "sha256:$(sha256sum < "$m/crc7.ko" | cut -d' ' -f1)" ]]
+tap $? "generate: a directory of crc7.ko.xz, .gz and .zst (walked) lists one digest, that of crc7.ko decompressed"
+
+mkdir -p "$work/gbuild"
+{ sed "s#^#$objdir/#" "$objdir/modules.order" 2>/dev/null; echo lib/gone.o; } > "$work/gbuild/modules.order"
+gone_line=$(wc -l < "$work/gbuild/modules.order")
+run gengone generate -o "$work/gengone.bin" "$work/gbuild/modules.order"
+[[ $(rc gengone) == 2 && ! -s $work/gengone.out ]] && ! ls "$work"/gengone.bin* > /dev/null 2>&1 &&
+	[[ $(cat "$work/gengone.err") == "modhash generate: $work/gbuild/lib/gone.ko: missing (named by $work/gbuild/modules.order, line $gone_line)" ]]
+tap $? "generate: a module modules.order names that is missing stops it with the module's name and line, exit 2, no output file"
+
+# --- lint-policy on the usual exemptions --------------------------------------
+# The dont_ lines of IMA's built-in policies for filesystems that cannot
+# hold a module file pass; tmpfs, which can (memfd_create), is blamed on
+# its own line with the rule it defeats.
+for action in dont_appraise dont_measure; do
+	for magic in 0x9fa0 0x62656572 0x64626720 0x1cd1 0x42494e4d 0x73636673 \
+		0xf97cff8c 0x43415d53 0x27e0eb 0x63677270 0x6e736673 0xde5e81e4; do
+		echo "$action fsmagic=$magic"
+	done
+done > "$work/usual.policy"
+cat "$top/ima-policy/attest-modules.policy" >> "$work/usual.policy"
+run usual lint-policy "$work/usual.policy"
+{ echo 'dont_appraise fsmagic=0x01021994'; cat "$work/usual.policy"; } > "$work/tmpfs.policy"
+run tmpfs lint-policy "$work/tmpfs.policy"
+line=$(grep -n '^appraise func=MODULE_CHECK' "$work/tmpfs.policy" | cut -d: -f1)
+[[ $(rc usual) == 0 && ! -s $work/usual.out && $(rc tmpfs) == 1 ]] &&
+	[[ $(cat "$work/tmpfs.out") == "$work/tmpfs.policy:1:1: warning: dont_appraise matches module reads on tmpfs, which can hold module files, before the appraise rule on line $line (appraise func=MODULE_CHECK appraise_type=imasig): the modules it matches are never appraised, the allowlist is not consulted" ]]
+tap $? "lint-policy: the usual dont_appraise/dont_measure lines for proc, sysfs, debugfs, securityfs... pass (exit 0); one for tmpfs is blamed on its own line (exit 1)"
 
 # --- bad inputs -----------------------------------------------------------
 head -c 100 "$bin" > "$work/truncated.bin"

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz-module-index.c - libFuzzer target: the modules.order and
- * modules.dep of an installed tree, read to list its modules.
+ * modules.dep of an installed tree, read to list its modules, and the
+ * modules.order of a kernel build (kbuild-order.h).
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "kbuild-order.h"
 #include "module-tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,6 +21,22 @@ static int add(void *ctx, const char *name)
 
 	if (!*name || strchr(name, '\n') || !module_name_is_module(name))
 		__builtin_trap();
+	++*count;
+	return 0;
+}
+
+/* Every object handed over is a path without blanks, NUL or newline. */
+static int add_object(void *ctx, const char *stem, size_t stem_len,
+		      size_t line)
+{
+	size_t *count = ctx, i;
+
+	if (!stem_len || !line)
+		__builtin_trap();
+	for (i = 0; i < stem_len; i++)
+		if (!stem[i] || stem[i] == '\n' || stem[i] == ' ' ||
+		    stem[i] == '\t')
+			__builtin_trap();
 	++*count;
 	return 0;
 }
@@ -37,5 +55,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (bad > lines || count > lines)
 			__builtin_trap();
 	}
+	count = 0;
+	bad = kbuild_order_parse(text, size, add_object, &count);
+	if (bad > lines || count > lines ||
+	    (!bad && count && !kbuild_order_names_objects(text, size)))
+		__builtin_trap();
 	return 0;
 }

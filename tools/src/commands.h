@@ -20,5 +20,6 @@ int cmd_diff(int argc, char *argv[]);
 int cmd_export(int argc, char *argv[]);
 int cmd_verify_log(int argc, char *argv[]);
 int cmd_lint_policy(int argc, char *argv[]);
+int cmd_generate(int argc, char *argv[]);
 
 #endif

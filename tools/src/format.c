@@ -150,6 +150,25 @@ bool allowlist_contains(const struct allowlist *al,
 		       digest_cmp);
 }
 
+size_t digests_sort_unique(unsigned char *digests, size_t count,
+			   unsigned int size)
+{
+	size_t i, kept = 0;
+
+	if (!count)
+		return 0;
+	cmp_size = size;
+	qsort(digests, count, size, digest_cmp);
+	for (i = 1; i < count; i++) {
+		if (!memcmp(digests + kept * size, digests + i * size, size))
+			continue;
+		kept++;
+		if (kept != i)
+			memcpy(digests + kept * size, digests + i * size, size);
+	}
+	return kept + 1;
+}
+
 void allowlist_free(struct allowlist *al)
 {
 	free(al->owned);

@@ -49,6 +49,13 @@ void allowlist_free(struct allowlist *al);
 const char *allowlist_build(unsigned int algo, const unsigned char *digests,
 			    uint32_t count, struct allowlist *al);
 
+/*
+ * Sort COUNT digests of SIZE bytes in place in the list's order and drop
+ * repeats, as a list holds each digest once.  Returns how many remain.
+ */
+size_t digests_sort_unique(unsigned char *digests, size_t count,
+			   unsigned int size);
+
 /* Kernel algorithm numbers and names ("sha256"), as in hash_info.h. */
 const char *hash_algo_name(unsigned int algo);
 int hash_algo_by_name(const char *name);	/* -1 if unknown */

@@ -14,6 +14,8 @@ static const struct command commands[] = {
 	{ "verify-log", cmd_verify_log,
 	  "replay an IMA measurement list and check its modules" },
 	{ "lint-policy", cmd_lint_policy, "check an IMA policy file" },
+	{ "generate", cmd_generate,
+	  "write an allowlist for a build's or a directory's modules" },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
