@@ -142,6 +142,17 @@ static int add_digest(struct generate *g, const unsigned char *buf,
 
 /* --- a kernel build: modules.order ---------------------------------------- */
 
+/* A SOURCE argument: a kernel build (ORDER set) or modules (ORDER NULL). */
+struct source {
+	const char *arg;
+	char *order;		/* the build's modules.order */
+	char *build_dir;	/* what its paths are relative to */
+	char *config;		/* its .config */
+	char *text;		/* modules.order's contents */
+	size_t len;
+};
+
+
 /* Hash the file STEM SUFFIX of modules.order's LINE as it is. */
 static int add_build_file(struct generate *g, const struct kbuild_module *m,
 			  const char *suffix, const char *order)
@@ -189,37 +200,28 @@ static int build_forms(const struct generate *g, const char *config,
 	return 0;
 }
 
-static int add_build(struct generate *g, const char *order_path,
-		     const char *build_dir, const char *text, size_t len)
+static int add_build(struct generate *g, const struct source *s)
 {
 	struct kbuild_order order;
 	unsigned int forms;
-	char *config = malloc(strlen(build_dir) + sizeof("/.config"));
 	size_t i;
 	int ret = -1;
 
-	if (!config) {
-		fail_at(NULL, "out of memory");
+	if (build_forms(g, s->config, &forms) ||
+	    kbuild_order_from_text(s->text, s->len, s->order, s->build_dir,
+				   &order))
 		return -1;
-	}
-	sprintf(config, "%s/.config", build_dir);
-	if (build_forms(g, config, &forms) ||
-	    kbuild_order_from_text(text, len, order_path, build_dir, &order)) {
-		free(config);
-		return -1;
-	}
 	for (i = 0; i < order.n; i++) {
 		if ((forms & FORM_BUILT) &&
-		    add_build_file(g, &order.v[i], ".ko", order_path))
+		    add_build_file(g, &order.v[i], ".ko", s->order))
 			goto out;
 		if ((forms & FORM_STRIPPED) &&
-		    add_build_file(g, &order.v[i], ".ko.stripped", order_path))
+		    add_build_file(g, &order.v[i], ".ko.stripped", s->order))
 			goto out;
 	}
 	ret = 0;
 out:
 	kbuild_order_free(&order);
-	free(config);
 	return ret;
 }
 
@@ -293,19 +295,11 @@ out:
 
 /* --- sources -------------------------------------------------------------- */
 
-/* A SOURCE argument: a kernel build (ORDER set) or modules (ORDER NULL). */
-struct source {
-	const char *arg;
-	char *order;		/* the build's modules.order */
-	char *build_dir;	/* what its paths are relative to */
-	char *text;		/* its contents */
-	size_t len;
-};
-
 static void source_free(struct source *s)
 {
 	free(s->order);
 	free(s->build_dir);
+	free(s->config);
 	free(s->text);
 	memset(s, 0, sizeof(*s));
 }
@@ -340,10 +334,13 @@ static int find_build(const char *arg, struct source *s)
 		s->build_dir = copy ? strdup(dirname(copy)) : NULL;
 		free(copy);
 	}
-	if (!s->order || !s->build_dir) {
+	s->config = s->build_dir ? malloc(strlen(s->build_dir) +
+					  sizeof("/.config")) : NULL;
+	if (!s->order || !s->config) {
 		fail_at(NULL, "out of memory");
 		goto fail;
 	}
+	sprintf(s->config, "%s/.config", s->build_dir);
 	if (is_dir && (stat(s->order, &st) || !S_ISREG(st.st_mode)))
 		goto modules;
 	if (read_whole_file(s->order, &INPUT_TEXT, (unsigned char **)&s->text,
@@ -372,22 +369,16 @@ static int choose_algo(const char *algo_arg, const struct source *sources,
 		       size_t n)
 {
 	const char *name = algo_arg ? algo_arg : "sha256";
-	char value[32], *config;
+	char value[32];
 	int id, found = 0;
 	size_t i;
 
 	for (i = 0; !algo_arg && !found && i < n; i++) {
 		if (!sources[i].order)
 			continue;
-		config = malloc(strlen(sources[i].build_dir) + sizeof("/.config"));
-		if (!config) {
-			fail_at(NULL, "out of memory");
-			return -1;
-		}
-		sprintf(config, "%s/.config", sources[i].build_dir);
-		found = kbuild_config_string(config, "CONFIG_MODULE_HASHES_ALGO",
+		found = kbuild_config_string(sources[i].config,
+					     "CONFIG_MODULE_HASHES_ALGO",
 					     value, sizeof(value));
-		free(config);
 		if (found < 0)
 			return -1;
 		if (found)
@@ -502,9 +493,7 @@ int cmd_generate(int argc, char *argv[])
 	for (i = 0; i < n; i++) {
 		const struct source *s = &sources[i];
 
-		if (s->order ? add_build(&g, s->order, s->build_dir, s->text,
-					 s->len) :
-			       add_modules(&g, s->arg))
+		if (s->order ? add_build(&g, s) : add_modules(&g, s->arg))
 			goto out;
 	}
 	if (!write_list(&g, output, fmt))
