@@ -349,8 +349,12 @@ static bool parse_value(struct rule_state *s, unsigned int col,
 		set_flag(s, PF_FSMAGIC, col);
 		return true;
 	case K_FSNAME:
-		if (strlen(v) < sizeof(r->fsname))
-			memcpy(r->fsname, v, strlen(v) + 1);
+		n = strlen(v);
+		r->fsname_cut = n >= sizeof(r->fsname);
+		if (r->fsname_cut)
+			n = sizeof(r->fsname) - 1;
+		memcpy(r->fsname, v, n);
+		r->fsname[n] = '\0';
 		set_flag(s, PF_FSNAME, col);
 		return true;
 	case K_FSUUID:
@@ -421,41 +425,16 @@ static bool parse_value(struct rule_state *s, unsigned int col,
 	}
 }
 
-/* Append WORD and a space to the string BUF of SIZE bytes, if it fits. */
-static bool append_word(char *buf, size_t size, const char *word)
+/* The keyword of the KEY_LEN bytes at KEY, or NULL. */
+static const struct keyword *find_keyword(const char *key, size_t key_len)
 {
-	size_t used = strlen(buf), n = strlen(word);
+	size_t i;
 
-	if (used + n + 2 > size)
-		return false;
-	memcpy(buf + used, word, n);
-	buf[used + n] = ' ';
-	buf[used + n + 1] = '\0';
-	return true;
-}
-
-/*
- * The rule's text for messages: LEN bytes of LINE without the blanks at
- * either end, one space between words, ending in "..." if cut.
- */
-static void rule_text(struct policy_rule *r, const char *line, size_t len)
-{
-	size_t room = sizeof(r->text) - 4, out = 0, i;
-
-	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
-		len--;
-	for (i = 0; i < len; i++) {
-		bool blank = line[i] == ' ' || line[i] == '\t';
-
-		if (blank && (!out || r->text[out - 1] == ' '))
-			continue;
-		if (out == room) {
-			strcpy(r->text + out, "...");
-			return;
-		}
-		r->text[out++] = blank ? ' ' : line[i];
-	}
-	r->text[out] = '\0';
+	for (i = 0; i < COUNT(keywords); i++)
+		if (strlen(keywords[i].name) == key_len &&
+		    !strncmp(keywords[i].name, key, key_len))
+			return &keywords[i];
+	return NULL;
 }
 
 static bool parse_token(struct rule_state *s, unsigned int col, char *tok)
@@ -464,13 +443,8 @@ static bool parse_token(struct rule_state *s, unsigned int col, char *tok)
 	unsigned int op = !tok[key_len] ? OP_BARE :
 			  tok[key_len] == '=' ? OP_EQ :
 			  tok[key_len] == '<' ? OP_LT : OP_GT;
-	const struct keyword *k = NULL;
-	size_t i;
+	const struct keyword *k = find_keyword(tok, key_len);
 
-	for (i = 0; i < COUNT(keywords); i++)
-		if (strlen(keywords[i].name) == key_len &&
-		    !strncmp(keywords[i].name, tok, key_len))
-			k = &keywords[i];
 	if (!k)
 		return error(s, col, "unknown keyword \"%.*s\"", (int)key_len, tok);
 	if (!(k->ops & op)) {
@@ -492,15 +466,7 @@ static bool parse_token(struct rule_state *s, unsigned int col, char *tok)
 	}
 	if (!tok[key_len + 1])
 		return error(s, col, "%s: empty value", k->name);
-	if (!parse_value(s, col, k, tok + key_len + 1))
-		return false;
-	if (k->kind == K_FSMAGIC || k->kind == K_FSNAME ||
-	    k->kind == K_FSUUID || k->kind == K_LSM ||
-	    (k->kind >= K_UID && k->kind <= K_FGROUP))
-		s->rule.conditions_cut |= !append_word(s->rule.conditions,
-						       sizeof(s->rule.conditions),
-						       tok);
-	return true;
+	return parse_value(s, col, k, tok + key_len + 1);
 }
 
 static bool is_blank(char c)
@@ -552,7 +518,10 @@ static int parse_rule(struct policy *p, unsigned int line, const char *text,
 				     sizeof(s.error), &s.error_column);
 	if (s.error[0])
 		return policy_diag(p, line, s.error_column, false, "%s", s.error);
-	rule_text(&s.rule, text, len);
+	while (len && is_blank(text[len - 1]))
+		len--;
+	s.rule.offset = (size_t)(text - p->text) + s.rule.column - 1;
+	s.rule.length = len - (s.rule.column - 1);
 	{
 		struct policy_rule *more = realloc(p->rules, (p->n_rules + 1) *
 						   sizeof(*more));
@@ -570,6 +539,8 @@ int policy_parse(const char *text, size_t len, struct policy *p)
 	size_t pos = 0;
 
 	memset(p, 0, sizeof(*p));
+	p->text = text;
+	p->len = len;
 	while (pos < len) {
 		const char *eol = memchr(text + pos, '\n', len - pos);
 		size_t n = eol ? (size_t)(eol - (text + pos)) : len - pos;
@@ -580,4 +551,69 @@ int policy_parse(const char *text, size_t len, struct policy *p)
 		line++;
 	}
 	return 0;
+}
+
+/* The next word of R's text after *POS, and its length; NULL at the end. */
+static const char *next_word(const struct policy *p, const struct policy_rule *r,
+			     size_t *pos, size_t *n)
+{
+	const char *t = p->text + r->offset;
+
+	while (*pos < r->length && is_blank(t[*pos]))
+		++*pos;
+	if (*pos >= r->length)
+		return NULL;
+	*n = 0;
+	while (*pos + *n < r->length && !is_blank(t[*pos + *n]))
+		++*n;
+	*pos += *n;
+	return t + *pos - *n;
+}
+
+void policy_rule_text(const struct policy *p, const struct policy_rule *r,
+		      char *buf, size_t size)
+{
+	size_t pos = 0, n, out = 0;
+	const char *w;
+
+	buf[0] = '\0';
+	while ((w = next_word(p, r, &pos, &n))) {
+		if (out + !!out + n + sizeof("...") > size) {
+			snprintf(buf + out, size - out, "%s...", out ? " " : "");
+			return;
+		}
+		if (out)
+			buf[out++] = ' ';
+		memcpy(buf + out, w, n);
+		out += n;
+		buf[out] = '\0';
+	}
+}
+
+bool policy_rule_conditions(const struct policy *p, const struct policy_rule *r,
+			    char *buf, size_t size)
+{
+	size_t pos = 0, n, out = 0;
+	const char *w;
+
+	buf[0] = '\0';
+	while ((w = next_word(p, r, &pos, &n))) {
+		size_t key_len = 0;
+		const struct keyword *k;
+
+		while (key_len < n && !strchr("=<>", w[key_len]))
+			key_len++;
+		k = find_keyword(w, key_len);
+		if (!k || !(k->kind == K_FSMAGIC || k->kind == K_FSNAME ||
+			    k->kind == K_FSUUID || k->kind == K_LSM ||
+			    (k->kind >= K_UID && k->kind <= K_FGROUP)))
+			continue;
+		if (out + n + 2 > size)
+			return false;
+		memcpy(buf + out, w, n);
+		out += n;
+		buf[out++] = ' ';
+		buf[out] = '\0';
+	}
+	return true;
 }

@@ -98,17 +98,10 @@ struct policy_rule {
 	char template_name[32];
 	char label[256];		/* label=, as written ("a|b") */
 	unsigned long long fsmagic;	/* fsmagic= */
-	char fsname[64];		/* fsname=, or "" if longer */
-	/*
-	 * The words that narrow which files the rule matches (fsmagic=,
-	 * fsname=, fsuuid=, the id conditions, subj_ and obj_), as
-	 * written, each followed by a space; CONDITIONS_CUT if they did not
-	 * fit.  mask= and func= are not among them.
-	 */
-	char conditions[256];
-	bool conditions_cut;
-	char text[160];			/* the rule, one space between words,
-					   ending in "..." if cut */
+	char fsname[32];		/* fsname=, cut to fit */
+	bool fsname_cut;
+	size_t offset, length;		/* the rule in the policy's text,
+					   first word to last */
 };
 
 struct policy_diag {
@@ -118,6 +111,9 @@ struct policy_diag {
 };
 
 struct policy {
+	const char *text;		/* what was parsed, read again by
+					   policy_lint() and policy_rule_*() */
+	size_t len;
 	struct policy_rule *rules;	/* the rules the parser accepted */
 	size_t n_rules;
 	struct policy_diag *diags;	/* in line order per pass */
@@ -128,9 +124,22 @@ struct policy {
 /*
  * Parse TEXT of LEN bytes into P (zeroed first).  Every rule the kernel
  * would refuse gets one error (its first problem, as the kernel stops at
- * it); the others become P's rules.  Returns 0, or -1 out of memory.
+ * it); the others become P's rules.  TEXT must stay as it is while P is
+ * used.  Returns 0, or -1 out of memory.
  */
 int policy_parse(const char *text, size_t len, struct policy *p);
+
+/* R as written, one space between words, "..." at the end if cut. */
+void policy_rule_text(const struct policy *p, const struct policy_rule *r,
+		      char *buf, size_t size);
+
+/*
+ * The words of R that narrow which files it matches (fsmagic=, fsname=,
+ * fsuuid=, the id conditions, subj_ and obj_; not mask= or func=), as
+ * written, each followed by a space.  False if they do not fit in SIZE.
+ */
+bool policy_rule_conditions(const struct policy *p, const struct policy_rule *r,
+			    char *buf, size_t size);
 
 /* Add a diagnostic; returns 0 or -1 out of memory. */
 int policy_diag(struct policy *p, unsigned int line, unsigned int column,
