@@ -570,6 +570,24 @@ static const char *next_word(const struct policy *p, const struct policy_rule *r
 	return t + *pos - *n;
 }
 
+/*
+ * Append SEP and the N bytes at W to the string BUF of SIZE bytes, of
+ * which *OUT are used, if that leaves ROOM bytes free; false if not.
+ */
+static bool append(char *buf, size_t size, size_t *out, const char *sep,
+		   const char *w, size_t n, size_t room)
+{
+	size_t sep_len = strlen(sep);
+
+	if (*out + sep_len + n + room > size)
+		return false;
+	memcpy(buf + *out, sep, sep_len);
+	memcpy(buf + *out + sep_len, w, n);
+	*out += sep_len + n;
+	buf[*out] = '\0';
+	return true;
+}
+
 void policy_rule_text(const struct policy *p, const struct policy_rule *r,
 		      char *buf, size_t size)
 {
@@ -577,17 +595,12 @@ void policy_rule_text(const struct policy *p, const struct policy_rule *r,
 	const char *w;
 
 	buf[0] = '\0';
-	while ((w = next_word(p, r, &pos, &n))) {
-		if (out + !!out + n + sizeof("...") > size) {
-			snprintf(buf + out, size - out, "%s...", out ? " " : "");
+	while ((w = next_word(p, r, &pos, &n)))
+		if (!append(buf, size, &out, out ? " " : "", w, n,
+			    sizeof(" ..."))) {
+			append(buf, size, &out, out ? " " : "", "...", 3, 1);
 			return;
 		}
-		if (out)
-			buf[out++] = ' ';
-		memcpy(buf + out, w, n);
-		out += n;
-		buf[out] = '\0';
-	}
 }
 
 bool policy_rule_conditions(const struct policy *p, const struct policy_rule *r,
@@ -608,12 +621,9 @@ bool policy_rule_conditions(const struct policy *p, const struct policy_rule *r,
 			    k->kind == K_FSUUID || k->kind == K_LSM ||
 			    (k->kind >= K_UID && k->kind <= K_FGROUP)))
 			continue;
-		if (out + n + 2 > size)
+		if (!append(buf, size, &out, "", w, n, 2))
 			return false;
-		memcpy(buf + out, w, n);
-		out += n;
-		buf[out++] = ' ';
-		buf[out] = '\0';
+		append(buf, size, &out, "", " ", 1, 1);
 	}
 	return true;
 }

@@ -239,6 +239,12 @@ static void test_deciding_rule(void **state)
 	/* A dead measure rule is not the one whose template matters. */
 	expect_one("measure func=MODULE_CHECK\nmeasure func=MODULE_CHECK template=ima\nmeasure func=CRITICAL_DATA label=module_hashes",
 		   "2:1: warning: this measure rule never applies to modules: line 1 (measure func=MODULE_CHECK) decides first every module read it matches");
+	/* A long rule is named by its first words. */
+	expect_one("appraise func=MODULE_CHECK appraise_type=imasig uid=0 obj_type="
+		   "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		   "\n\tappraise  uid=0 func=MODULE_CHECK fowner=0 obj_type="
+		   "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+		   "2:2: warning: this appraise rule never applies to modules: line 1 (appraise func=MODULE_CHECK appraise_type=imasig uid=0 ...) decides first every module read it matches");
 	/* Measure and appraise rules do not decide for each other. */
 	expect_valid("measure func=MODULE_CHECK\nmeasure func=CRITICAL_DATA\nappraise func=MODULE_CHECK appraise_type=imasig", true);
 }
