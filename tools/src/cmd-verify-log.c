@@ -11,27 +11,37 @@
 #include <string.h>
 
 #include "commands.h"
+#include "ima-ascii.h"
 #include "ima-log.h"
+#include "ima-signature.h"
+#include "json-out.h"
 #include "kernel-image.h"
 #include "pcr-values.h"
+#include "reference.h"
 #include "util.h"
 #include "verify-log.h"
 
 #define MAX_PREFIXES 32
+#define MAX_CERTS 32
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
 		"Usage: modhash verify-log --kernel KERNEL [OPTION]... LOG\n"
-		"Replay the IMA measurement list LOG (binary_runtime_measurements or\n"
-		"binary_runtime_measurements_ALGO) into PCR 10, stop where it matches\n"
-		"the quoted value, and check that every module load up to there is on\n"
-		"KERNEL's allowlist and that the module-allowlist entry is KERNEL's list.\n\n"
+		"Replay the IMA measurement list LOG (binary_runtime_measurements[_ALGO]\n"
+		"or ascii_runtime_measurements[_ALGO]) into PCR 10, stop where it matches\n"
+		"the quoted value, and judge every module load up to there: listed\n"
+		"(on KERNEL's allowlist, or an installed file of the reference), signed-by\n"
+		"KEY (a signature that verifies with a given certificate), or offending,\n"
+		"with the reason; and check that the module-allowlist entry is KERNEL's\n"
+		"list.  Loads through init_module() are critical-data entries (policy\n"
+		"rule \"measure func=CRITICAL_DATA label=modules\").\n\n"
 		"  -k, --kernel KERNEL   the kernel: raw list, vmlinux, bzImage or\n"
 		"                        securityfs module_hashes\n"
-		"  -b, --bank ALGO       the PCR bank of LOG (sha1, sha256, ...); default:\n"
-		"                        from LOG's file name (binary_runtime_measurements\n"
-		"                        is sha1)\n"
+		"  -s, --system-map FILE the kernel's System.map (for a bzImage; default:\n"
+		"                        System.map next to KERNEL)\n"
+		"  -b, --bank ALGO       the PCR bank LOG must be of (sha1, sha256, ...);\n"
+		"                        default: the bank its entries are of\n"
 		"  -p, --pcrs [ALGO,]FILE  quoted PCRs in evmctl's --pcrs form (\"PCR-10: HEX\"\n"
 		"                        lines), for bank ALGO (default sha1, as evmctl);\n"
 		"                        repeat for more banks, the one of LOG is used\n"
@@ -42,65 +52,97 @@ static void usage(FILE *fp)
 		"                        the PCR of LOG's bank is used, and PCRs 0-9\n"
 		"                        check the boot_aggregate entry\n"
 		"      --pcr N           replay PCR N instead of 10\n"
+		"  -r, --reference FILE  digests of installed module files, as modhash\n"
+		"                        export writes them (sha256sum or keylime format):\n"
+		"                        a file measured with one of them is listed (how\n"
+		"                        compressed modules are verified)\n"
+		"  -c, --cert FILE       certificates whose signatures count (ima-sig,\n"
+		"                        ima-modsig): DER, DER ones after another (a\n"
+		"                        kernel's built-in certificate list) or PEM;\n"
+		"                        repeatable\n"
 		"  -m, --module-path PREFIX  a path prefix under which files are modules\n"
 		"                        (repeatable; default /lib/modules/ and\n"
 		"                        /usr/lib/modules/; *.ko[.xz|.zst|.gz] always are)\n"
+		"  -f, --format FORMAT   text (default) or json\n"
 		"  -h, --help            this help\n\n"
 		"Exit status: 0 all accepted, 1 offending entries or PCR mismatch, 2 error.\n");
 }
 
 struct args {
-	const char *kernel, *bank, *pcr10, *quoted, *log;
+	const char *kernel, *map, *bank, *pcr10, *quoted, *log, *reference;
 	const char *pcrs[8];
 	size_t n_pcrs;
 	const char *prefixes[MAX_PREFIXES];
 	size_t n_prefixes;
+	const char *certs[MAX_CERTS];
+	size_t n_certs;
 	unsigned int pcr;
+	bool json;
 };
+
+/* Append ARG to LIST (of MAX), or fail naming OPTION. */
+static int add_arg(const char **list, size_t *n, size_t max, const char *arg,
+		   const char *option)
+{
+	if (*n == max) {
+		fail_at(NULL, "more than %zu %s", max, option);
+		return -1;
+	}
+	list[(*n)++] = arg;
+	return 0;
+}
 
 static int parse_args(int argc, char *argv[], struct args *a)
 {
 	static const struct option options[] = {
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "system-map", required_argument, NULL, 's' },
 		{ "bank", required_argument, NULL, 'b' },
 		{ "pcrs", required_argument, NULL, 'p' },
 		{ "pcr10", required_argument, NULL, 'P' },
 		{ "quoted", required_argument, NULL, 'Q' },
 		{ "pcr", required_argument, NULL, 'n' },
+		{ "reference", required_argument, NULL, 'r' },
+		{ "cert", required_argument, NULL, 'c' },
 		{ "module-path", required_argument, NULL, 'm' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, rc = 0;
 	char *end;
 
 	memset(a, 0, sizeof(*a));
 	a->pcr = 10;
-	while ((c = getopt_long(argc, argv, "k:b:p:m:h", options, NULL)) != -1) {
+	optind = 1;
+	while (!rc && (c = getopt_long(argc, argv, "k:s:b:p:r:c:m:f:h", options,
+				       NULL)) != -1) {
 		switch (c) {
 		case 'k': a->kernel = optarg; break;
+		case 's': a->map = optarg; break;
 		case 'b': a->bank = optarg; break;
 		case 'P': a->pcr10 = optarg; break;
 		case 'Q': a->quoted = optarg; break;
+		case 'r': a->reference = optarg; break;
 		case 'p':
-			if (a->n_pcrs == sizeof(a->pcrs) / sizeof(a->pcrs[0])) {
-				fail_at(NULL, "too many --pcrs");
-				return -1;
-			}
-			a->pcrs[a->n_pcrs++] = optarg;
+			rc = add_arg(a->pcrs, &a->n_pcrs, 8, optarg, "--pcrs");
+			break;
+		case 'c':
+			rc = add_arg(a->certs, &a->n_certs, MAX_CERTS, optarg,
+				     "--cert");
 			break;
 		case 'm':
-			if (a->n_prefixes == MAX_PREFIXES) {
-				fail_at(NULL, "too many --module-path");
-				return -1;
-			}
-			a->prefixes[a->n_prefixes++] = optarg;
+			rc = add_arg(a->prefixes, &a->n_prefixes, MAX_PREFIXES,
+				     optarg, "--module-path");
+			break;
+		case 'f':
+			rc = json_out_format(optarg, &a->json);
 			break;
 		case 'n':
 			a->pcr = (unsigned int)strtoul(optarg, &end, 10);
 			if (*end || !*optarg || a->pcr > IMA_LOG_MAX_PCR) {
 				fail_at(NULL, "--pcr: not a PCR index: %s", optarg);
-				return -1;
+				rc = -1;
 			}
 			break;
 		case 'h':
@@ -111,6 +153,8 @@ static int parse_args(int argc, char *argv[], struct args *a)
 			return -1;
 		}
 	}
+	if (rc)
+		return -1;
 	if (optind != argc - 1 || !a->kernel) {
 		fail_at(NULL, "need --kernel KERNEL and one LOG (try --help)");
 		return -1;
@@ -119,18 +163,54 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		fail_at(NULL, "--pcr10, --pcrs and --quoted exclude each other");
 		return -1;
 	}
-	a->log = argv[optind];
-	if (!a->bank)
-		a->bank = ima_log_bank_of_path(a->log);
-	if (!a->bank) {
-		fail_at(a->log, "cannot tell the PCR bank from the file name; give --bank");
-		return -1;
-	}
-	if (!ima_log_bank_size(a->bank)) {
+	if (a->bank && !ima_log_bank_size(a->bank)) {
 		fail_at(NULL, "--bank: unknown algorithm %s", a->bank);
 		return -1;
 	}
+	a->log = argv[optind];
 	return 0;
+}
+
+/*
+ * Read LOG (binary, or ASCII rebuilt as binary) into *LOG and tell its
+ * bank from its entries into a->bank, checking a --bank given.
+ */
+static int read_log(struct args *a, unsigned char **log, size_t *len)
+{
+	const char *bank, *why;
+
+	if (read_whole_file(a->log, &INPUT_IMA_LOG, log, len))
+		return -1;
+	if (ima_ascii_detect(*log, *len)) {
+		struct ima_ascii_error err;
+		unsigned char *bin;
+		size_t bin_len;
+
+		if (ima_ascii_to_binary((const char *)*log, *len, &bin,
+					&bin_len, &err)) {
+			fail_at(a->log, "line %zu: %s", err.line, err.why);
+			goto fail;
+		}
+		free(*log);
+		*log = bin;
+		*len = bin_len;
+	}
+	bank = ima_log_detect_bank(*log, *len, &why);
+	if (!bank) {
+		fail_at(a->log, "cannot tell its PCR bank: %s", why);
+		goto fail;
+	}
+	if (a->bank && strcmp(a->bank, bank)) {
+		fail_at(a->log, "its entries are of the %s bank, not of %s (--bank)",
+			bank, a->bank);
+		goto fail;
+	}
+	a->bank = bank;
+	return 0;
+fail:
+	free(*log);
+	*log = NULL;
+	return -1;
 }
 
 /* The quoted value from --pcr10 (hex, or a file holding it). */
@@ -227,6 +307,25 @@ static int read_quoted(const struct args *a, size_t size, unsigned char *out,
 	return rc;
 }
 
+/* "offending: entry 5 (offset 812): PATH: DIGEST: REASON" and the like. */
+static void print_result(const struct verify_finding *f)
+{
+	if (f->status == VERIFY_SIGNED)
+		printf("signed-by %s", f->key);
+	else
+		printf("%s", verify_status_name(f->status));
+	if (f->index == SIZE_MAX) {
+		printf(": %s\n", f->reason);
+		return;
+	}
+	printf(": entry %zu (offset %zu): %s: %s: %s", f->index, f->offset,
+	       f->path[0] ? f->path : "-", f->digest[0] ? f->digest : "-",
+	       f->reason);
+	if (f->reference[0])
+		printf(" (%s)", f->reference);
+	printf("\n");
+}
+
 static void print_report(const struct args *a, const struct verify_report *rep,
 			 const struct allowlist *al)
 {
@@ -243,9 +342,11 @@ static void print_report(const struct args *a, const struct verify_report *rep,
 		       rep->rest);
 	else
 		printf(": the quoted value is never reached\n");
-	printf("modules: %zu loads, %zu on the allowlist (%u %s digests)\n",
-	       rep->modules, rep->modules_listed, al->count,
-	       hash_algo_name(al->algo));
+	printf("modules: %zu loads, %zu on the allowlist", rep->modules,
+	       rep->modules_listed);
+	if (rep->modules_signed)
+		printf(", %zu signed", rep->modules_signed);
+	printf(" (%u %s digests)\n", al->count, hash_algo_name(al->algo));
 	if (rep->boot_checked && rep->boot_matched)
 		printf("boot_aggregate: entry 0 matches the quoted %s PCRs 0-9\n",
 		       rep->boot_algo);
@@ -255,16 +356,88 @@ static void print_report(const struct args *a, const struct verify_report *rep,
 	if (rep->allowlist_index != SIZE_MAX)
 		printf("module-allowlist: entry %zu matches the kernel's list\n",
 		       rep->allowlist_index);
-	for (i = 0; i < rep->n_findings; i++) {
-		const struct verify_finding *f = &rep->findings[i];
+	for (i = 0; i < rep->n_results; i++)
+		print_result(&rep->results[i]);
+}
 
-		if (f->index == SIZE_MAX)
-			printf("offending: %s\n", f->reason);
-		else
-			printf("offending: entry %zu (offset %zu): %s: %s: %s\n",
-			       f->index, f->offset, f->path[0] ? f->path : "-",
-			       f->digest[0] ? f->digest : "-", f->reason);
-	}
+static json_object *json_result(const struct verify_finding *f)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "entry", f->index == SIZE_MAX ? NULL :
+				json_object_new_uint64(f->index));
+	json_object_object_add(o, "offset", f->index == SIZE_MAX ? NULL :
+				json_object_new_uint64(f->offset));
+	json_object_object_add(o, "path", json_out_string(f->path[0] ? f->path : NULL));
+	json_object_object_add(o, "digest", json_out_string(f->digest[0] ? f->digest : NULL));
+	json_object_object_add(o, "verdict",
+			       json_object_new_string(verify_status_name(f->status)));
+	json_object_object_add(o, "key", json_out_string(f->key[0] ? f->key : NULL));
+	json_object_object_add(o, f->status == VERIFY_SIGNED ? "signer" : "reason",
+			       json_out_string(f->reason));
+	if (f->reference[0])
+		json_object_object_add(o, "reference",
+				       json_object_new_string(f->reference));
+	return o;
+}
+
+static int print_json(const struct args *a, const struct verify_report *rep,
+		      const struct allowlist *al, int verdict)
+{
+	json_object *root = json_object_new_object(), *pcr, *mods, *list, *boot;
+	size_t i;
+
+	json_object_object_add(root, "log", json_object_new_string(a->log));
+	json_object_object_add(root, "bank", json_object_new_string(a->bank));
+	json_object_object_add(root, "entries", json_object_new_uint64(rep->entries));
+	pcr = json_object_new_object();
+	json_object_object_add(pcr, "index", json_object_new_int((int)a->pcr));
+	json_object_object_add(pcr, "replayed",
+			       json_out_digest(a->bank, rep->pcr_value, rep->pcr_size));
+	json_object_object_add(pcr, "quoted", json_object_new_boolean(rep->pcr_checked));
+	json_object_object_add(pcr, "matched", json_object_new_boolean(rep->pcr_matched));
+	json_object_object_add(pcr, "bytes_not_covered",
+			       json_object_new_uint64(rep->pcr_matched ? rep->rest : 0));
+	json_object_object_add(root, "pcr", pcr);
+	boot = json_object_new_object();
+	json_object_object_add(boot, "checked", json_object_new_boolean(rep->boot_checked));
+	json_object_object_add(boot, "matched", json_object_new_boolean(rep->boot_matched));
+	json_object_object_add(boot, "bank", json_out_string(rep->boot_algo[0] ? rep->boot_algo : NULL));
+	json_object_object_add(root, "boot_aggregate", boot);
+	json_object_object_add(root, "module_allowlist_entry",
+			       rep->allowlist_index == SIZE_MAX ? NULL :
+			       json_object_new_uint64(rep->allowlist_index));
+	mods = json_object_new_object();
+	json_object_object_add(mods, "loads", json_object_new_uint64(rep->modules));
+	json_object_object_add(mods, "listed", json_object_new_uint64(rep->modules_listed));
+	json_object_object_add(mods, "signed", json_object_new_uint64(rep->modules_signed));
+	json_object_object_add(mods, "allowlist_algorithm",
+			       json_object_new_string(hash_algo_name(al->algo)));
+	json_object_object_add(mods, "allowlist_digests", json_object_new_uint64(al->count));
+	json_object_object_add(root, "modules", mods);
+	list = json_object_new_array();
+	for (i = 0; i < rep->n_results; i++)
+		json_object_array_add(list, json_result(&rep->results[i]));
+	json_object_object_add(root, "results", list);
+	json_object_object_add(root, "verdict", json_object_new_string(
+		verdict == EXIT_ACCEPTED ? "accepted" : "refused"));
+	return json_out_print(root);
+}
+
+/* The quoted PCR value(s) the options give, into EXPECTED and O. */
+static int read_quote(const struct args *a, unsigned char *expected,
+		      struct verify_boot_pcrs *boot, struct verify_options *o)
+{
+	size_t size = ima_log_bank_size(a->bank);
+
+	if (!a->pcr10 && !a->n_pcrs && !a->quoted)
+		return 0;
+	if (a->pcr10 ? read_pcr10(a->pcr10, size, expected) :
+	    a->quoted ? read_quoted(a, size, expected, boot, &o->n_boot_pcrs) :
+		       read_pcrs(a, size, expected))
+		return -1;
+	o->expected = expected;
+	return 0;
 }
 
 int cmd_verify_log(int argc, char *argv[])
@@ -272,48 +445,60 @@ int cmd_verify_log(int argc, char *argv[])
 	unsigned char expected[IMA_LOG_MAX_DIGEST];
 	static struct verify_boot_pcrs boot[4];
 	struct verify_options o = { .boot_pcrs = boot };
+	struct sig_keys keys = { NULL, 0, false };
+	struct reference ref = { NULL, 0 };
 	struct verify_report rep;
-	struct allowlist al;
-	unsigned char *log;
+	struct allowlist al = { 0 };
+	unsigned char *log = NULL;
 	struct ima_log_error err;
-	size_t len;
+	size_t len, i;
 	struct args a;
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc > 0 ? EXIT_ACCEPTED : EXIT_ERROR;
+	rc = EXIT_ERROR;
+	if (read_log(&a, &log, &len))
+		return EXIT_ERROR;
 	o.bank = a.bank;
 	o.pcr = a.pcr;
 	if (a.n_prefixes) {
 		o.prefixes = a.prefixes;
 		o.n_prefixes = a.n_prefixes;
 	}
-	if (a.pcr10 || a.n_pcrs || a.quoted) {
-		size_t size = ima_log_bank_size(a.bank);
-
-		if (a.pcr10 ? read_pcr10(a.pcr10, size, expected) :
-		    a.quoted ? read_quoted(&a, size, expected, boot, &o.n_boot_pcrs) :
-			       read_pcrs(&a, size, expected))
-			return EXIT_ERROR;
-		o.expected = expected;
+	if (read_quote(&a, expected, boot, &o))
+		goto out;
+	for (i = 0; i < a.n_certs; i++)
+		if (sig_keys_add_file(&keys, a.certs[i]))
+			goto out;
+	o.keys = &keys;
+	if (a.reference) {
+		if (reference_load(a.reference, &ref))
+			goto out;
+		o.reference = &ref;
 	}
-	if (kernel_allowlist_load(a.kernel, &al))
-		return EXIT_ERROR;
-	if (read_whole_file(a.log, &INPUT_IMA_LOG, &log, &len)) {
-		allowlist_free(&al);
-		return EXIT_ERROR;
-	}
+	if (kernel_allowlist_load_map(a.kernel, a.map, &al))
+		goto out;
 	if (verify_log(log, len, &al, &o, &rep, &err)) {
 		fail_at(a.log, "entry %zu (offset %zu): %s at offset %zu",
 			err.index, err.entry_offset, err.why, err.offset);
-		rc = EXIT_ERROR;
+		goto out;
+	}
+	rc = verify_verdict(&rep);
+	if (a.json) {
+		if (print_json(&a, &rep, &al, rc))
+			rc = EXIT_ERROR;
 	} else {
 		print_report(&a, &rep, &al);
-		rc = verify_verdict(&rep);
-		verify_report_free(&rep);
+		if (fflush(stdout))
+			rc = EXIT_ERROR;
 	}
+	verify_report_free(&rep);
+out:
 	free(log);
 	allowlist_free(&al);
+	reference_free(&ref);
+	sig_keys_free(&keys);
 	return rc;
 }

@@ -34,22 +34,6 @@ size_t ima_log_bank_size(const char *algo)
 	return size > 0 && size <= IMA_LOG_MAX_DIGEST ? (size_t)size : 0;
 }
 
-const char *ima_log_bank_of_path(const char *path)
-{
-	static const char stem[] = "binary_runtime_measurements";
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	if (strncmp(base, stem, sizeof(stem) - 1))
-		return NULL;
-	base += sizeof(stem) - 1;
-	if (*base == '\0')
-		return "sha1";
-	if (*base != '_' || !ima_log_bank_size(base + 1))
-		return NULL;
-	return base + 1;
-}
-
 void ima_log_init(struct ima_log *log, const unsigned char *data, size_t len,
 		  size_t hash_size)
 {
@@ -125,38 +109,45 @@ static bool copy_name(struct cursor *c, size_t at, const unsigned char *src,
 	return true;
 }
 
-/* d-ng, d-ngv2: ["ima:"|"verity:"] "algo:" NUL digest. */
+/* Where a d-ng style field goes: d-ng and d-ngv2, or d-modsig. */
+struct digest_out {
+	char *algo;			/* sizeof(e->digest_algo) bytes */
+	char *type;			/* d-ngv2 only, else NULL */
+	struct ima_log_bytes *digest;
+};
+
+/* d-ng, d-ngv2, d-modsig: ["ima:"|"verity:"] "algo:" NUL digest. */
 static bool decode_digest_ng(struct cursor *c, size_t at,
-			     const struct ima_log_bytes *f, bool v2,
-			     struct ima_log_entry *e)
+			     const struct ima_log_bytes *f,
+			     const struct digest_out *out)
 {
 	const unsigned char *nul = memchr(f->data, '\0', f->len);
 	const char *prefix = (const char *)f->data, *algo = prefix;
-	size_t prefix_len, expected;
+	size_t prefix_len, expected, algo_len;
 
 	if (!nul || nul == f->data || nul[-1] != ':')
 		return fail(c, at, "digest field without \"algo:\" prefix");
 	prefix_len = (size_t)(nul - f->data);
-	if (v2) {
+	if (out->type) {
 		const char *colon = memchr(prefix, ':', prefix_len - 1);
 
-		if (!colon || (size_t)(colon - prefix) >= sizeof(e->digest_type))
+		if (!colon || (size_t)(colon - prefix) >= IMA_LOG_DIGEST_TYPE)
 			return fail(c, at, "d-ngv2 field without digest type");
-		memcpy(e->digest_type, prefix, (size_t)(colon - prefix));
-		e->digest_type[colon - prefix] = '\0';
+		memcpy(out->type, prefix, (size_t)(colon - prefix));
+		out->type[colon - prefix] = '\0';
 		algo = colon + 1;
 	}
-	if ((size_t)(nul - 1 - (const unsigned char *)algo) >=
-	    sizeof(e->digest_algo))
+	algo_len = (size_t)(nul - 1 - (const unsigned char *)algo);
+	if (algo_len >= IMA_LOG_DIGEST_ALGO)
 		return fail(c, at, "digest algorithm name too long");
-	memcpy(e->digest_algo, algo, (size_t)(nul - 1 - (const unsigned char *)algo));
-	e->digest_algo[nul - 1 - (const unsigned char *)algo] = '\0';
-	e->digest.data = nul + 1;
-	e->digest.len = f->len - prefix_len - 1;
-	expected = ima_log_bank_size(e->digest_algo);
-	if (expected && e->digest.len != expected)
+	memcpy(out->algo, algo, algo_len);
+	out->algo[algo_len] = '\0';
+	out->digest->data = nul + 1;
+	out->digest->len = f->len - prefix_len - 1;
+	expected = ima_log_bank_size(out->algo);
+	if (expected && out->digest->len != expected)
 		return fail(c, at, "digest length does not match its algorithm");
-	if (!e->digest.len)
+	if (!out->digest->len)
 		return fail(c, at, "empty digest");
 	return true;
 }
@@ -172,8 +163,20 @@ static bool decode_field(struct cursor *c, const char *id, size_t id_len,
 	if (!take_field(c, &f, "truncated field length", "truncated field"))
 		return false;
 	at += 4;
-	if (IS("d-ng") || IS("d-ngv2"))
-		return decode_digest_ng(c, at, &f, IS("d-ngv2"), e);
+	if (IS("d-ng") || IS("d-ngv2")) {
+		struct digest_out out = { e->digest_algo,
+					  IS("d-ngv2") ? e->digest_type : NULL,
+					  &e->digest };
+
+		return decode_digest_ng(c, at, &f, &out);
+	}
+	if (IS("d-modsig")) {
+		struct digest_out out = { e->modsig_algo, NULL,
+					  &e->modsig_digest };
+
+		/* Empty when the file has no appended signature. */
+		return !f.len || decode_digest_ng(c, at, &f, &out);
+	}
 	if (IS("n-ng")) {
 		if (!f.len || f.data[f.len - 1] != '\0')
 			return fail(c, at, "event name not NUL-terminated");
@@ -186,16 +189,17 @@ static bool decode_field(struct cursor *c, const char *id, size_t id_len,
 		e->buf = f;
 	else if (IS("modsig"))
 		e->modsig = f;
-	/* d-modsig, evmsig, xattr*, iuid, igid, imode: kept as bytes only. */
+	/* evmsig, xattr*, iuid, igid, imode: kept as bytes only. */
 	return true;
 #undef IS
 }
 
-/* The field list of a template: its built-in format, or its name. */
-static const char *template_fmt(const char *name)
+const char *ima_log_template_fields(const char *name)
 {
 	size_t i;
 
+	if (!strcmp(name, "ima"))
+		return "d|n";
 	for (i = 0; i < N_TEMPLATES; i++)
 		if (!strcmp(templates[i].name, name))
 			return templates[i].fmt;
@@ -284,7 +288,7 @@ static bool parse_entry(struct cursor *c, size_t hash_size,
 
 	{
 		uint32_t data_len;
-		const char *fmt = template_fmt(e->template_name);
+		const char *fmt = ima_log_template_fields(e->template_name);
 		struct cursor fields;
 
 		if (!take_u32(c, &data_len, "truncated template data length") ||
@@ -352,4 +356,38 @@ size_t ima_log_template_digest(const struct ima_log_entry *e,
 	ok = ok && EVP_DigestFinal_ex(ctx, out, &n);
 	EVP_MD_CTX_free(ctx);
 	return ok ? n : 0;
+}
+
+const char *ima_log_detect_bank(const unsigned char *log, size_t len,
+				const char **why)
+{
+	static const char *const banks[] = { "sha1", "sha256", "sha384",
+					     "sha512" };
+	bool parsed = false;
+	size_t i;
+
+	*why = "empty list";
+	if (!len)
+		return NULL;
+	for (i = 0; i < sizeof(banks) / sizeof(banks[0]); i++) {
+		const EVP_MD *md = EVP_get_digestbyname(banks[i]);
+		unsigned char digest[EVP_MAX_MD_SIZE];
+		struct ima_log_error err;
+		struct ima_log_entry e;
+		struct ima_log it;
+		int rc;
+
+		ima_log_init(&it, log, len, ima_log_bank_size(banks[i]));
+		while ((rc = ima_log_next(&it, &e, &err)) > 0 && e.violation)
+			parsed = true;
+		if (rc <= 0)
+			continue;
+		parsed = true;
+		if (ima_log_template_digest(&e, md, digest) == it.hash_size &&
+		    !memcmp(digest, e.template_hash.data, it.hash_size))
+			return banks[i];
+	}
+	*why = parsed ? "no bank's template hash matches the first entry that is not a violation"
+		      : "no entry can be read with the template hash of any bank (sha1, sha256, sha384, sha512)";
+	return NULL;
 }

@@ -33,6 +33,8 @@
 #define IMA_LOG_MAX_TEMPLATE	255
 #define IMA_LOG_MAX_FIELDS	15	/* IMA_TEMPLATE_NUM_FIELDS_MAX */
 #define IMA_LOG_MAX_DIGEST	64
+#define IMA_LOG_DIGEST_ALGO	32	/* room for an algorithm's name */
+#define IMA_LOG_DIGEST_TYPE	8	/* d-ngv2: "ima" or "verity" */
 
 struct ima_log_bytes {
 	const unsigned char *data;
@@ -57,14 +59,21 @@ struct ima_log_entry {
 	bool decoded;			/* the fields below were found */
 
 	/* d, d-ng, d-ngv2: "algo" (empty for "ima") and the digest. */
-	char digest_algo[32];
-	char digest_type[8];		/* d-ngv2: "ima" or "verity" */
+	char digest_algo[IMA_LOG_DIGEST_ALGO];
+	char digest_type[IMA_LOG_DIGEST_TYPE];	/* d-ngv2 */
 	struct ima_log_bytes digest;
 	/* n, n-ng: the event name (a path, a critical-data name). */
 	char name[IMA_LOG_MAX_PATH + 1];
 	struct ima_log_bytes sig;	/* sig: empty if none */
 	struct ima_log_bytes buf;	/* buf: the measured buffer */
-	struct ima_log_bytes modsig;	/* modsig */
+	struct ima_log_bytes modsig;	/* modsig: the PKCS#7 signature */
+	/*
+	 * d-modsig: the digest the appended signature signs (that of the
+	 * module without its signature, with the signature's algorithm);
+	 * empty when the module has no appended signature.
+	 */
+	char modsig_algo[IMA_LOG_DIGEST_ALGO];
+	struct ima_log_bytes modsig_digest;
 };
 
 /* Where and why a list is malformed. */
@@ -90,11 +99,22 @@ struct ima_log {
 size_t ima_log_bank_size(const char *algo);
 
 /*
- * The bank a measurement list file belongs to, from its name: "sha256"
- * for .../binary_runtime_measurements_sha256, "sha1" for
- * binary_runtime_measurements, NULL if the name says nothing.
+ * The PCR bank whose template hashes the binary list LOG of LEN bytes
+ * carries, told from its entries, never from a file name: the first
+ * entry that is not a violation is read with the template hash width of
+ * each of sha1, sha256, sha384 and sha512 in turn, and the bank whose
+ * algorithm gives that template hash over the entry's data is the one.
+ * Returns its name, or NULL with *WHY.
  */
-const char *ima_log_bank_of_path(const char *path);
+const char *ima_log_detect_bank(const unsigned char *log, size_t len,
+				const char **why);
+
+/*
+ * The fields of template NAME as IMA names them ("d-ng|n-ng|sig"): a
+ * built-in template of 6.12 ("d|n" for "ima"), a custom format given as
+ * the name itself, or NULL if unknown.
+ */
+const char *ima_log_template_fields(const char *name);
 
 void ima_log_init(struct ima_log *log, const unsigned char *data, size_t len,
 		  size_t hash_size);

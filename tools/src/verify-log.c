@@ -51,54 +51,170 @@ bool verify_is_module_path(const char *path, const struct verify_options *o)
 	return ends_with_any(path, module_suffixes, COUNT(module_suffixes));
 }
 
-static int add_finding(struct verify_report *rep,
-		       const struct ima_log_entry *e, const char *reason)
+const char *verify_status_name(enum verify_status s)
 {
-	struct verify_finding *f, *more;
+	static const char *const names[] = { "listed", "signed", "offending" };
 
-	more = realloc(rep->findings, (rep->n_findings + 1) * sizeof(*f));
+	return names[s];
+}
+
+/* What judging an entry found, before it is recorded. */
+struct judgement {
+	enum verify_status status;
+	const char *reason;
+	const char *key;		/* signed */
+	const char *reference;		/* listed through the reference */
+	/* The digest compared, if not the entry's d-ng one. */
+	const char *algo;
+	const unsigned char *digest;
+	size_t digest_len;
+};
+
+static void format_digest(char *out, size_t size, const char *algo,
+			  const unsigned char *digest, size_t len)
+{
+	char hex[2 * IMA_LOG_MAX_DIGEST + 1];
+
+	if (len > IMA_LOG_MAX_DIGEST)
+		len = IMA_LOG_MAX_DIGEST;
+	hex_encode(digest, len, hex);
+	snprintf(out, size, "%s:%s", algo, hex);
+}
+
+static int push(struct verify_finding **v, size_t *n,
+		const struct verify_finding *f)
+{
+	struct verify_finding *more = realloc(*v, (*n + 1) * sizeof(**v));
+
 	if (!more)
 		return -1;
-	rep->findings = more;
-	f = &rep->findings[rep->n_findings++];
-	memset(f, 0, sizeof(*f));
-	f->reason = reason;
-	if (!e) {
-		f->index = SIZE_MAX;
-		return 0;
-	}
-	f->index = e->index;
-	f->offset = e->offset;
-	snprintf(f->path, sizeof(f->path), "%s", e->name);
-	if (e->digest.len) {
-		char hex[2 * IMA_LOG_MAX_DIGEST + 1];
-		size_t len = e->digest.len < IMA_LOG_MAX_DIGEST ?
-				     e->digest.len : IMA_LOG_MAX_DIGEST;
-
-		hex_encode(e->digest.data, len, hex);
-		snprintf(f->digest, sizeof(f->digest), "%s:%s",
-			 e->digest_algo[0] ? e->digest_algo : "sha1", hex);
-	}
+	*v = more;
+	(*v)[(*n)++] = *f;
 	return 0;
 }
 
-/* Why the module entry E is not accepted by AL, or NULL if it is. */
-static const char *judge_module(const struct ima_log_entry *e,
-				const struct allowlist *al)
+static int add_result(struct verify_report *rep, const struct ima_log_entry *e,
+		      const struct judgement *j)
+{
+	static struct verify_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.status = j->status;
+	f.reason = j->reason;
+	f.index = SIZE_MAX;
+	if (j->key)
+		snprintf(f.key, sizeof(f.key), "%s", j->key);
+	if (j->reference)
+		snprintf(f.reference, sizeof(f.reference), "%s", j->reference);
+	if (e) {
+		f.index = e->index;
+		f.offset = e->offset;
+		snprintf(f.path, sizeof(f.path), "%s", e->name);
+		if (j->digest_len)
+			format_digest(f.digest, sizeof(f.digest), j->algo,
+				      j->digest, j->digest_len);
+		else if (e->digest.len)
+			format_digest(f.digest, sizeof(f.digest),
+				      e->digest_algo[0] ? e->digest_algo : "sha1",
+				      e->digest.data, e->digest.len);
+	}
+	if (push(&rep->results, &rep->n_results, &f))
+		return -1;
+	if (j->status == VERIFY_OFFENDING &&
+	    push(&rep->findings, &rep->n_findings, &f))
+		return -1;
+	return 0;
+}
+
+static int add_finding(struct verify_report *rep,
+		       const struct ima_log_entry *e, const char *reason)
+{
+	struct judgement j = { .status = VERIFY_OFFENDING, .reason = reason };
+
+	return add_result(rep, e, &j);
+}
+
+static bool listed_as(const struct allowlist *al, const char *algo,
+		      const struct ima_log_bytes *digest)
+{
+	return algo[0] && !strcmp(algo, hash_algo_name(al->algo)) &&
+	       digest->len == al->digest_size &&
+	       allowlist_contains(al, digest->data);
+}
+
+/* A signature of E that verifies with o->keys: J says so, or why not. */
+static bool judge_signatures(const struct ima_log_entry *e,
+			     const struct verify_options *o,
+			     struct judgement *j, struct sig_result *r)
+{
+	static struct sig_keys none;
+	struct sig_keys *keys = o->keys ? o->keys : &none;
+
+	if (e->sig.len) {
+		sig_check_ima(keys, &e->sig, e->digest_algo, &e->digest, r);
+		if (r->verified)
+			goto signed_by;
+		j->reason = r->why;
+	}
+	if (e->modsig.len) {
+		sig_check_modsig(keys, &e->modsig, e->modsig_algo,
+				 &e->modsig_digest, r);
+		if (r->verified)
+			goto signed_by;
+		if (!j->reason)
+			j->reason = r->why;
+	}
+	return false;
+signed_by:
+	j->status = VERIFY_SIGNED;
+	j->key = r->keyid;
+	j->reason = r->subject;
+	return true;
+}
+
+/* Judge the module file entry E into J. */
+static void judge_module(const struct ima_log_entry *e,
+			 const struct allowlist *al,
+			 const struct verify_options *o, struct judgement *j,
+			 struct sig_result *r)
 {
 	const char *list_algo = hash_algo_name(al->algo);
 
-	if (e->violation)
-		return "measurement violation: the file's digest is unknown";
+	j->status = VERIFY_LISTED;
+	if (e->violation) {
+		j->status = VERIFY_OFFENDING;
+		j->reason = "measurement violation: the file's digest is unknown";
+		return;
+	}
+	if (listed_as(al, e->digest_algo, &e->digest)) {
+		j->reason = "on the allowlist";
+		return;
+	}
+	if (listed_as(al, e->modsig_algo, &e->modsig_digest)) {
+		j->reason = "on the allowlist without its appended signature";
+		j->algo = e->modsig_algo;
+		j->digest = e->modsig_digest.data;
+		j->digest_len = e->modsig_digest.len;
+		return;
+	}
+	if (o->reference && e->digest_algo[0] &&
+	    (j->reference = reference_find(o->reference, e->digest.data,
+					   e->digest.len))) {
+		j->reason = "an installed file of the reference";
+		return;
+	}
+	j->status = VERIFY_OFFENDING;
+	if (judge_signatures(e, o, j, r) || j->reason)
+		return;
 	if (ends_with_any(e->name, compressed_suffixes,
 			  COUNT(compressed_suffixes)))
-		return "compressed module: IMA measured the compressed file, the list holds uncompressed digests; not verifiable";
-	if (!e->digest_algo[0] || strcmp(e->digest_algo, list_algo))
-		return "digest algorithm differs from the allowlist's; not verifiable";
-	if (e->digest.len != al->digest_size ||
-	    !allowlist_contains(al, e->digest.data))
-		return "not on the kernel's allowlist";
-	return NULL;
+		j->reason = o->reference ?
+			"compressed module whose file is not in the reference" :
+			"compressed module: IMA measured the compressed file, the list holds digests of decompressed images; give the installed files' digests (--reference, from modhash export)";
+	else if (!e->digest_algo[0] || strcmp(e->digest_algo, list_algo))
+		j->reason = "digest algorithm differs from the allowlist's; not verifiable";
+	else
+		j->reason = "not on the kernel's allowlist";
 }
 
 static bool digest_is(const EVP_MD *md, const void *data, size_t len,
@@ -131,6 +247,51 @@ static const char *judge_allowlist_entry(const struct ima_log_entry *e,
 	if (!digest_is(md, al->blob, al->blob_len, &buf))
 		return "module-allowlist entry differs from the kernel's list";
 	return NULL;
+}
+
+/*
+ * Judge the init_module critical-data entry E into J.  The kernel
+ * measures the buffer with hash=true: the event data is the image's
+ * digest with IMA's hash algorithm (that of d-ng), and d-ng the digest of
+ * that.  An entry whose buffer is the image itself is judged by the
+ * image's digest with the list's algorithm.
+ */
+static void judge_init_module(const struct ima_log_entry *e,
+			      const struct allowlist *al,
+			      struct judgement *j, unsigned char *image)
+{
+	const EVP_MD *md = EVP_get_digestbyname(e->digest_algo);
+	struct ima_log_bytes d = e->buf;
+
+	j->status = VERIFY_OFFENDING;
+	if (!e->buf.len) {
+		j->reason = "init_module entry without its buffer (template without \"buf\"); not verifiable";
+		return;
+	}
+	if (!md || !digest_is(md, e->buf.data, e->buf.len, &e->digest)) {
+		j->reason = "init_module entry: its digest is not that of its buffer";
+		return;
+	}
+	j->algo = e->digest_algo;
+	if (e->buf.len != (size_t)EVP_MD_get_size(md)) {
+		if (allowlist_digest(al, e->buf.data, e->buf.len, image)) {
+			j->reason = "cannot hash the module image";
+			return;
+		}
+		j->algo = hash_algo_name(al->algo);
+		d.data = image;
+		d.len = al->digest_size;
+	}
+	j->digest = d.data;
+	j->digest_len = d.len;
+	if (listed_as(al, j->algo, &d)) {
+		j->status = VERIFY_LISTED;
+		j->reason = "on the allowlist";
+	} else if (strcmp(j->algo, hash_algo_name(al->algo))) {
+		j->reason = "IMA's hash algorithm differs from the allowlist's; not verifiable";
+	} else {
+		j->reason = "not on the kernel's allowlist";
+	}
 }
 
 /*
@@ -176,6 +337,9 @@ static int judge(const struct ima_log_entry *e, const struct pcr_replay *r,
 		 const struct allowlist *al, const struct verify_options *o,
 		 struct verify_report *rep)
 {
+	unsigned char image[ALLOWLIST_MAX_DIGEST];
+	struct judgement j = { .status = VERIFY_OFFENDING };
+	struct sig_result sr;
 	const char *why = NULL;
 
 	if (!pcr_replay_template_ok(r, e))
@@ -184,17 +348,23 @@ static int judge(const struct ima_log_entry *e, const struct pcr_replay *r,
 		return 0;
 	if (e->index == 0 && !strcmp(e->name, VERIFY_BOOT_AGGREGATE)) {
 		why = judge_boot_aggregate(e, o, rep);
-	} else if (!strcmp(e->template_name, "ima-buf")) {
+	} else if (!strcmp(e->template_name, "ima-buf") &&
+		   strcmp(e->name, VERIFY_INIT_MODULE_EVENT)) {
 		if (strcmp(e->name, VERIFY_ALLOWLIST_EVENT))
 			return 0;
 		why = judge_allowlist_entry(e, al);
 		if (!why && rep->allowlist_index == SIZE_MAX)
 			rep->allowlist_index = e->index;
-	} else if (verify_is_module_path(e->name, o)) {
+	} else if (!strcmp(e->name, VERIFY_INIT_MODULE_EVENT) ||
+		   verify_is_module_path(e->name, o)) {
 		rep->modules++;
-		why = judge_module(e, al);
-		if (!why)
-			rep->modules_listed++;
+		if (!strcmp(e->name, VERIFY_INIT_MODULE_EVENT))
+			judge_init_module(e, al, &j, image);
+		else
+			judge_module(e, al, o, &j, &sr);
+		rep->modules_listed += j.status == VERIFY_LISTED;
+		rep->modules_signed += j.status == VERIFY_SIGNED;
+		return add_result(rep, e, &j);
 	}
 	return why ? add_finding(rep, e, why) : 0;
 }
@@ -251,8 +421,9 @@ int verify_log(const unsigned char *log, size_t len,
 void verify_report_free(struct verify_report *rep)
 {
 	free(rep->findings);
-	rep->findings = NULL;
-	rep->n_findings = 0;
+	free(rep->results);
+	rep->findings = rep->results = NULL;
+	rep->n_findings = rep->n_results = 0;
 }
 
 int verify_verdict(const struct verify_report *rep)

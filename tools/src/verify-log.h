@@ -9,7 +9,21 @@
  * measured a file, so a file entry (any template but ima-buf) counts as a
  * module when its path starts with one of the module prefixes (default
  * /lib/modules/ and /usr/lib/modules/) or its file name ends in .ko,
- * .ko.xz, .ko.zst or .ko.gz.
+ * .ko.xz, .ko.zst or .ko.gz.  A module given to init_module() as a buffer
+ * (kmod decompressing in user space) has no file: the kernel measures it
+ * as critical data (label "modules", event "init_module") whose buffer is
+ * the digest of the image, with IMA's hash algorithm (hash=true).
+ *
+ * Each module load is
+ *  - listed: its digest is on the kernel's list (for a file: the file's
+ *    digest; for ima-modsig, also the digest of the module without its
+ *    appended signature; for init_module: the image's digest), or the
+ *    file's digest is one of an export of installed files given as the
+ *    reference (how a compressed module, whose file digest no list holds,
+ *    is accepted);
+ *  - signed-by KEY: its security.ima signature (ima-sig) or its appended
+ *    signature (ima-modsig) verifies with one of the given certificates;
+ *  - offending, with the reason.
  */
 #ifndef MODHASH_VERIFY_LOG_H
 #define MODHASH_VERIFY_LOG_H
@@ -19,9 +33,14 @@
 
 #include "format.h"
 #include "ima-log.h"
+#include "ima-signature.h"
+#include "reference.h"
 
 /* The event name of the allowlist's critical data (ima_modhashes.c). */
 #define VERIFY_ALLOWLIST_EVENT	"module-allowlist"
+
+/* The event of a module given to init_module() (label "modules"). */
+#define VERIFY_INIT_MODULE_EVENT	"init_module"
 
 /* The name of IMA's first entry, measured from PCRs 0-9 at init. */
 #define VERIFY_BOOT_AGGREGATE	"boot_aggregate"
@@ -48,15 +67,35 @@ struct verify_options {
 	/* Quoted PCRs 0-9 of some banks: entry 0 is checked against them. */
 	const struct verify_boot_pcrs *boot_pcrs;
 	size_t n_boot_pcrs;
+	/* Installed files' digests (modhash export), or NULL. */
+	const struct reference *reference;
+	/* Certificates that signatures may verify with, or NULL. */
+	struct sig_keys *keys;
 };
 
-/* One offending entry; index SIZE_MAX for "no such entry at all". */
+enum verify_status {
+	VERIFY_LISTED,
+	VERIFY_SIGNED,
+	VERIFY_OFFENDING,
+};
+
+/* "listed", "signed", "offending" */
+const char *verify_status_name(enum verify_status s);
+
+/*
+ * One judged entry: every module load, and every other entry that is
+ * offending.  Index SIZE_MAX for "no such entry at all".
+ */
 struct verify_finding {
 	size_t index;
 	size_t offset;
+	enum verify_status status;
 	char path[IMA_LOG_MAX_PATH + 1];
-	char digest[32 + 2 * IMA_LOG_MAX_DIGEST + 2];	/* "algo:hex" */
+	char digest[IMA_LOG_DIGEST_ALGO + 2 * IMA_LOG_MAX_DIGEST + 2];
+	/* offending: why; listed: how; signed: the signer's subject */
 	const char *reason;
+	char key[SIG_KEYID_HEX];	/* signed: the signer's key id */
+	char reference[IMA_LOG_MAX_PATH + 1];	/* listed by the reference */
 };
 
 struct verify_report {
@@ -65,11 +104,15 @@ struct verify_report {
 	bool pcr_checked, pcr_matched;
 	unsigned char pcr_value[IMA_LOG_MAX_DIGEST];
 	size_t pcr_size;
-	size_t modules, modules_listed;
+	size_t modules, modules_listed, modules_signed;
 	size_t allowlist_index;		/* SIZE_MAX if never seen */
 	/* The boot_aggregate: checked against the bank named here. */
 	bool boot_checked, boot_matched;
 	char boot_algo[32];		/* as the entry's digest_algo */
+	/* Every module load and every offending entry, in log order. */
+	struct verify_finding *results;
+	size_t n_results;
+	/* The offending ones only. */
 	struct verify_finding *findings;
 	size_t n_findings;
 };

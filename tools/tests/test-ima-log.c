@@ -28,18 +28,42 @@ static int parse_all(const struct blob *log, size_t hash_size,
 	return rc < 0 ? -1 : (int)n;
 }
 
-static void test_bank_of_path(void **state)
+static void test_bank_size(void **state)
 {
 	(void)state;
-	assert_string_equal(ima_log_bank_of_path("/sys/kernel/security/ima/binary_runtime_measurements"), "sha1");
-	assert_string_equal(ima_log_bank_of_path("binary_runtime_measurements_sha256"), "sha256");
-	assert_string_equal(ima_log_bank_of_path("x/binary_runtime_measurements_sha512"), "sha512");
-	assert_null(ima_log_bank_of_path("binary_runtime_measurements_md99"));
-	assert_null(ima_log_bank_of_path("ascii_runtime_measurements_sha256"));
-	assert_null(ima_log_bank_of_path("log.bin"));
 	assert_int_equal(ima_log_bank_size("sha1"), 20);
 	assert_int_equal(ima_log_bank_size("sha256"), 32);
 	assert_int_equal(ima_log_bank_size("nonsense"), 0);
+}
+
+/* The bank is told from the entries: the template hash that fits. */
+static void test_detect_bank(void **state)
+{
+	static const char *const banks[] = { "sha1", "sha256", "sha384", "sha512" };
+	const char *why;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		struct blob log = { .len = 0 };
+
+		/* A violation first: its all-zero hash tells nothing. */
+		log_add_file(&log, banks[i], 10, "/v", "sha256", d32, 32, true);
+		log_add_ng(&log, banks[i], "/lib/modules/x/a.ko", "sha256", d32, 32);
+		assert_string_equal(ima_log_detect_bank(log.data, log.len, &why), banks[i]);
+	}
+	{
+		struct blob log = { .len = 0 };
+
+		log_add_file(&log, "sha256", 10, "/v", "sha256", d32, 32, true);
+		assert_null(ima_log_detect_bank(log.data, log.len, &why));
+		assert_string_equal(why, "no bank's template hash matches the first entry that is not a violation");
+		assert_null(ima_log_detect_bank(log.data, 0, &why));
+		assert_string_equal(why, "empty list");
+		memset(log.data, 0xee, 64);
+		assert_null(ima_log_detect_bank(log.data, 64, &why));
+		assert_non_null(strstr(why, "no entry can be read"));
+	}
 }
 
 static void test_captured_sha256_list(void **state)
@@ -123,6 +147,10 @@ static void test_templates(void **state)
 	assert_int_equal(e[2].pcr, 11);
 	assert_int_equal(e[2].sig.len, 0);
 	assert_memory_equal(e[2].modsig.data, "MODSIG", 6);
+	assert_string_equal(e[2].modsig_algo, "sha256");
+	assert_int_equal(e[2].modsig_digest.len, 32);
+	assert_memory_equal(e[2].modsig_digest.data, d32, 32);
+	assert_int_equal(e[0].modsig_digest.len, 0);
 	assert_true(e[2].decoded);
 	assert_string_equal(e[3].digest_type, "verity");
 	assert_string_equal(e[3].digest_algo, "sha256");
@@ -252,7 +280,8 @@ static void test_long_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bank_of_path),
+		cmocka_unit_test(test_bank_size),
+		cmocka_unit_test(test_detect_bank),
 		cmocka_unit_test(test_captured_sha256_list),
 		cmocka_unit_test(test_templates),
 		cmocka_unit_test(test_truncations),
