@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "json-out.h"
 #include "kernel-image.h"
 #include "module-assess.h"
 #include "module-file.h"
@@ -29,6 +30,8 @@ static void usage(FILE *fp)
 		"                        trusts the signer)\n"
 		"      --strip=PROGRAM   strip program (default $STRIP or strip)\n"
 		"  -q, --quiet           print only the modules that are not accepted\n"
+		"  -f, --format=FORMAT   text (default) or json: one document with the\n"
+		"                        same facts\n"
 		"  -h, --help            show this help\n\n"
 		"Exit status: 0 all accepted, 1 some not, 2 error.  See modhash-check(1).\n");
 }
@@ -36,7 +39,42 @@ static void usage(FILE *fp)
 struct check_opts {
 	const char *strip;
 	bool signed_ok, quiet;
+	json_object *modules;	/* --format=json: the array, else NULL */
 };
+
+static json_object *json_module(const char *path, const char *verdict,
+				json_object *digest, const char *reason)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "path", json_object_new_string(path));
+	json_object_object_add(o, "verdict", json_object_new_string(verdict));
+	json_object_object_add(o, "digest", digest);
+	json_object_object_add(o, "reason", json_object_new_string(reason));
+	return o;
+}
+
+/* The tally and the list's facts as JSON, after the modules. */
+static int print_json(const struct allowlist *al, const char *kernel,
+		      const struct verdict_tally *tally, json_object *modules,
+		      int status)
+{
+	json_object *root = json_object_new_object();
+	json_object *counts = json_object_new_object();
+	size_t v;
+
+	json_object_object_add(root, "kernel", json_object_new_string(kernel));
+	json_object_object_add(root, "algorithm",
+			       json_object_new_string(hash_algo_name(al->algo)));
+	json_object_object_add(root, "modules", modules);
+	for (v = 0; v <= VERDICT_MISSING; v++)
+		json_object_object_add(counts, verdict_name((enum verdict)v),
+				       json_object_new_uint64(tally->count[v]));
+	json_object_object_add(root, "counts", counts);
+	json_object_object_add(root, "accepted",
+			       json_object_new_boolean(status == EXIT_ACCEPTED));
+	return json_out_print(root);
+}
 
 static void check_one(const struct allowlist *al, const struct module_entry *e,
 		      const struct check_opts *o, struct verdict_tally *tally)
@@ -58,6 +96,14 @@ static void check_one(const struct allowlist *al, const struct module_entry *e,
 	verdict_tally_add(tally, a.verdict);
 	if (o->quiet && verdict_accepted(a.verdict, o->signed_ok))
 		return;
+	if (o->modules) {
+		json_object_array_add(o->modules, json_module(
+			e->path, verdict_name(a.verdict),
+			e->missing ? NULL : json_out_digest(hash_algo_name(al->algo),
+							    a.loaded, al->digest_size),
+			a.reason));
+		return;
+	}
 	printf("%s\t%s\t%s%s%s\t%s\n", e->path, verdict_name(a.verdict),
 	       e->missing ? "" : hash_algo_name(al->algo),
 	       e->missing ? "" : ":", hex, a.reason);
@@ -71,25 +117,31 @@ int cmd_check(int argc, char *argv[])
 		{ "signed-ok", no_argument, NULL, 'G' },
 		{ "strip", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct check_opts o = { module_strip_program(), false, false };
+	struct check_opts o = { module_strip_program(), false, false, NULL };
 	const char *kernel = RUNNING_KERNEL, *map = NULL;
 	struct verdict_tally tally;
 	struct module_list list;
 	struct allowlist al;
 	size_t i, v;
-	int c;
+	bool json = false;
+	int c, status;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "k:s:qh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:s:qf:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'k': kernel = optarg; break;
 		case 's': map = optarg; break;
 		case 'G': o.signed_ok = true; break;
 		case 'S': o.strip = optarg; break;
 		case 'q': o.quiet = true; break;
+		case 'f':
+			if (json_out_format(optarg, &json))
+				return EXIT_ERROR;
+			break;
 		case 'h': usage(stdout); return EXIT_ACCEPTED;
 		default: usage(stderr); return EXIT_ERROR;
 		}
@@ -102,20 +154,28 @@ int cmd_check(int argc, char *argv[])
 		return EXIT_ERROR;
 	memset(&list, 0, sizeof(list));
 	memset(&tally, 0, sizeof(tally));
+	if (json)
+		o.modules = json_object_new_array();
 	for (; optind < argc; optind++)
 		if (module_list_add(&list, argv[optind]))
 			tally.error = true;
 	for (i = 0; i < list.n; i++)
 		check_one(&al, &list.v[i], &o, &tally);
-	printf("# %zu module%s:", list.n, list.n == 1 ? "" : "s");
-	for (v = 0; v <= VERDICT_MISSING; v++)
-		if (tally.count[v])
-			printf(" %zu %s", tally.count[v],
-			       verdict_name((enum verdict)v));
-	printf("\n");
+	status = verdict_tally_exit(&tally, o.signed_ok);
+	if (json) {
+		if (print_json(&al, kernel, &tally, o.modules, status))
+			status = EXIT_ERROR;
+	} else {
+		printf("# %zu module%s:", list.n, list.n == 1 ? "" : "s");
+		for (v = 0; v <= VERDICT_MISSING; v++)
+			if (tally.count[v])
+				printf(" %zu %s", tally.count[v],
+				       verdict_name((enum verdict)v));
+		printf("\n");
+		if (fflush(stdout))
+			status = EXIT_ERROR;
+	}
 	module_list_free(&list);
 	allowlist_free(&al);
-	if (fflush(stdout))
-		return EXIT_ERROR;
-	return verdict_tally_exit(&tally, o.signed_ok);
+	return status;
 }

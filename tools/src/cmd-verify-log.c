@@ -114,7 +114,6 @@ static int parse_args(int argc, char *argv[], struct args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->pcr = 10;
-	optind = 1;
 	while (!rc && (c = getopt_long(argc, argv, "k:s:b:p:r:c:m:f:h", options,
 				       NULL)) != -1) {
 		switch (c) {
