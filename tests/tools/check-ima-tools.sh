@@ -11,10 +11,22 @@
 #    decompression, and sends back both banks' binary lists and PCR 10 of
 #    both banks, after the listed loads and after the tampered one, the
 #    sha256 list after the compressed load, and its ASCII list (base64
-#    between markers);
+#    between markers); then crc7.ko.xz through kmod's insmod (Debian 12's
+#    kmod 30 decompresses it and calls init_module), a tampered crc7
+#    through init_module, hello.ko signed with the DKMS test key
+#    (tests/keys, an appended signature, IMA's modsig allowed by
+#    modules-allowlist-modsig.policy) and hello.ko signed for IMA with
+#    root's key (security.ima), and sends the sha256 lists again, binary
+#    and ASCII; the boot uses template ima-modsig (ima_template=), so that
+#    every file entry carries both kinds of signature;
 #  - verify-log, given the vmlinux and the TPM's PCR 10, accepts the first
-#    lists and reports exactly the tampered entry in the second ones, and
-#    the compressed load as not verifiable;
+#    lists and reports exactly the tampered entry in the second ones; the
+#    compressed load is listed through modhash export's digests of the
+#    installed file (--reference) and offending without; the init_module
+#    loads are critical-data entries judged by their digest (listed,
+#    offending); the signed ones are signed-by their key id with the
+#    certificate given, offending without; the ASCII list gives the same
+#    report as the binary one, and --format=json the same results;
 #  - evmctl ima_measurement, an independent replay, agrees with the PCR
 #    values verify-log computed (and so with the TPM);
 #  - a list cut in the middle of an entry is an error naming the entry;
@@ -42,7 +54,23 @@ rm -rf "$work"
 mkdir -p "$work/got"
 
 policies=("$top"/ima-policy/*.policy)
-tap_plan $((16 + ${#policies[@]}))
+tap_plan $((22 + ${#policies[@]}))
+
+# What the guest loads and what the host checks with: files of the
+# kernel's module set, and hello.ko signed with the DKMS test key as DKMS
+# would sign it (the build's scripts/sign-file).
+mods=$work/mods
+mkdir -p "$mods"
+if [[ -f $kout/modules.cpio.gz ]]; then
+	(cd "$work" && zcat "$kout/modules.cpio.gz" |
+		cpio -id --quiet mods/crc7.ko mods/crc7.ko.xz mods/crc7-flipped.ko mods/rootkey.x509 mods/hello.ko)
+fi
+signfile=$build/src/patched/obj-hashes/scripts/sign-file
+dkms_cert=$top/tests/keys/dkms-test-cert.pem
+if [[ -x $signfile && -f $mods/hello.ko ]]; then
+	"$signfile" sha256 "$top/tests/keys/dkms-test-key.pem" "$dkms_cert" \
+		"$mods/hello.ko" "$mods/hello-dkms.ko"
+fi
 
 # --- the boot ------------------------------------------------------------
 cat > "$work/guest.sh" <<'GUEST'
@@ -81,6 +109,26 @@ rmmod crc7
 echo "COMPRESSED $(sha256sum /mods/crc7.ko.xz) $(modload finit-compressed /mods/crc7.ko.xz)"
 send_file compressed.sha256.log $ima/binary_runtime_measurements_sha256
 send_file ascii $ima/ascii_runtime_measurements
+rmmod crc7
+# kmod 30 decompresses a .ko.xz itself: init_module, critical data.
+/sbin/insmod /mods/crc7.ko.xz && echo "KMOD-XZ loaded"
+rmmod crc7
+echo "INIT-TAMPERED $(modload init /mods/crc7-flipped.ko)"
+rmmod crc7 2>/dev/null
+policy /etc/ima/modules-allowlist-modsig.policy
+mkdir /tmp/dkms /tmp/imasig
+base64 -d > /tmp/dkms/hello.ko <<'HELLO'
+@HELLO_DKMS@
+HELLO
+echo "DKMS $(modload finit /tmp/dkms/hello.ko)"
+rmmod hello
+cp /mods/hello.ko /tmp/imasig/hello.ko
+evmctl ima_sign -a sha256 --key /mods/rootkey-key.pem /tmp/imasig/hello.ko >/dev/null 2>&1 &&
+	echo "IMA-SIGNED"
+echo "IMASIG $(modload finit /tmp/imasig/hello.ko)"
+rmmod hello
+send_file modules.sha256.log $ima/binary_runtime_measurements_sha256
+send_file modules.ascii $ima/ascii_runtime_measurements_sha256
 for p in /etc/ima/*.policy; do
 	policy "$p"
 done
@@ -99,6 +147,11 @@ done <<'RULES'
 GUEST
 cat "$here/policy-rules.txt" >> "$work/guest.sh"
 echo RULES >> "$work/guest.sh"
+if [[ -f $mods/hello-dkms.ko ]]; then
+	hello_dkms=$(base64 -w 76 "$mods/hello-dkms.ko")
+	awk -v b64="$hello_dkms" '$0 == "@HELLO_DKMS@" { print b64; next } { print }' \
+		"$work/guest.sh" > "$work/guest.sh.new" && mv "$work/guest.sh.new" "$work/guest.sh"
+fi
 
 vm_rc=1
 if [[ ! -f $kout/bzImage || ! -f $base ]]; then
@@ -106,7 +159,8 @@ if [[ ! -f $kout/bzImage || ! -f $base ]]; then
 elif swtpm_start "$work/tpm"; then
 	VM_QEMU_ARGS=$swtpm_qemu_args VM_TIMEOUT=${VM_TIMEOUT:-240} \
 		"$top/tests/vm/run-vm.sh" "$kout" "$base" "$work/guest.sh" \
-		"$work/console" tpm_tis.force=1 ima_appraise=log > "$work/guest.out" 2>&1
+		"$work/console" tpm_tis.force=1 ima_appraise=log ima_template=ima-modsig \
+		> "$work/guest.out" 2>&1
 	vm_rc=$?
 	swtpm_stop
 fi
@@ -166,7 +220,8 @@ for bank in sha1 sha256; do
 done
 
 # A compressed module: IMA logs the digest of the compressed file, which
-# the list (of uncompressed modules) cannot hold: not verifiable.
+# the list (of uncompressed modules) cannot hold: without the installed
+# files' digests (--reference) verify-log says so.
 compressed_line=$(grep -n ' /mods/crc7.ko.xz$' "$work/got/ascii" 2>/dev/null | head -n 1)
 compressed_sha256=$(sed -n 's/^COMPRESSED \([0-9a-f]\{64\}\) .*/\1/p' "$work/guest.out")
 "$modhash" verify-log --kernel "$kernel" --bank sha256 "$work/got/compressed.sha256.log" \
@@ -175,10 +230,10 @@ rc=$?
 [[ $rc == 1 && -n $compressed_line && -n $compressed_sha256 ]] &&
 	[[ $(grep -c '^offending:' "$work/compressed.out") == 2 ]] &&
 	grep -q "^offending: entry $tampered_index .*/tmp/tampered/crc7.ko: .*not on the kernel's allowlist$" "$work/compressed.out" &&
-	grep -Eq "^offending: entry $(( ${compressed_line%%:*} - 1 )) \(offset [0-9]+\): /mods/crc7.ko.xz: sha256:$compressed_sha256: compressed module: .*not verifiable$" "$work/compressed.out"
+	grep -Eq "^offending: entry $(( ${compressed_line%%:*} - 1 )) \(offset [0-9]+\): /mods/crc7.ko.xz: sha256:$compressed_sha256: compressed module: .*\(--reference, from modhash export\)$" "$work/compressed.out"
 ok=$?
 [[ $ok == 0 ]] || { echo "# exit $rc:"; sed 's/^/# /' "$work/compressed.out"; }
-tap $ok "verify-log reports a compressed module load (finit_module of crc7.ko.xz) as not verifiable, and the tampered one still"
+tap $ok "verify-log without --reference reports a compressed module load (finit_module of crc7.ko.xz) as offending, saying to give the installed files' digests, and the tampered one still"
 
 # The module-allowlist entry against what the generator wrote: the kernel
 # measures the list's SHA-256 (ima_measure_critical_data with hash=true),
@@ -234,6 +289,100 @@ tap $ok "verify-log on a list cut inside an entry: exit 2, naming the entry, its
 rc=$("$modhash" verify-log --kernel "$build/src/patched/obj-hashes/.module-hashes.bin" --bank sha256 \
 	"$work/got/listed.sha256.log" > /dev/null 2>&1; echo $?)
 tap $([[ $rc == 0 ]]; echo $?) "verify-log accepts the listed loads against the generator's raw list too"
+
+# --- module loads of every kind (list "modules": sha256 bank) ------------
+# The installed file crc7.ko.xz as modhash export lists it for /mods.
+mkdir -p "$work/installed"
+cp "$mods/crc7.ko.xz" "$work/installed/" 2>/dev/null
+"$modhash" export --format=sha256sum --modules "$work/installed" --prefix /mods "$kernel" \
+	> "$work/installed.sha256" 2> "$work/export.err"
+# keyid CERT: the IMA key id of a certificate, as the kernel and evmctl
+# compute it: the last 4 bytes of SHA-1 of the DER public key.
+keyid() {
+	openssl x509 -in "$1" -inform "$2" -noout -pubkey |
+		openssl rsa -pubin -RSAPublicKey_out -outform DER 2>/dev/null |
+		sha1sum | cut -c33-40
+}
+dkms_id=$(keyid "$dkms_cert" PEM)
+root_id=$(keyid "$mods/rootkey.x509" DER)
+mlog=$work/got/modules.sha256.log
+# vlog NAME ARGS...: verify-log on the modules list, output in $work/NAME.out.
+vlog() {
+	local name=$1
+	shift
+	"$modhash" verify-log --kernel "$kernel" "$@" > "$work/$name.out" 2>&1
+	echo $?
+}
+rc=$(vlog modules --reference "$work/installed.sha256" --cert "$dkms_cert" \
+	--cert "$mods/rootkey.x509" "$mlog")
+rc_bare=$(vlog modules-bare "$mlog")
+# line FILE VERDICT PATH DIGEST: the one result line for PATH (and DIGEST).
+line() {
+	grep -E "^$2: entry [0-9]+ \(offset [0-9]+\): $3: sha256:$4: " "$1"
+}
+crc7=$(sha256sum < "$mods/crc7.ko" 2>/dev/null | cut -d' ' -f1)
+flipped=$(sha256sum < "$mods/crc7-flipped.ko" 2>/dev/null | cut -d' ' -f1)
+xz=$(sha256sum < "$mods/crc7.ko.xz" 2>/dev/null | cut -d' ' -f1)
+ascii=$work/got/modules.ascii
+
+# kmod's own decompression: the buffer entry holds crc7.ko's digest.
+[[ -s $mlog && -n $crc7 ]] && grep -qx "KMOD-XZ loaded" "$work/guest.out" &&
+	grep -Eq "^10 [0-9a-f]{64} ima-buf sha256:[0-9a-f]{64} init_module $crc7\$" "$ascii" &&
+	line "$work/modules.out" listed init_module "$crc7" | grep -q ": on the allowlist$" &&
+	line "$work/modules-bare.out" listed init_module "$crc7" > /dev/null
+ok=$?
+[[ $ok == 0 ]] || { grep -E 'KMOD|init_module' "$work/guest.out" "$ascii" | head -n 5 | sed 's/^/# /'; sed 's/^/# /' "$work/modules.out"; }
+tap $ok "kmod's insmod of crc7.ko.xz (user-space decompression, init_module) is a critical-data entry init_module holding crc7.ko's digest (label modules, shipped policy), and verify-log calls it listed"
+
+line "$work/modules.out" offending init_module "$flipped" | grep -q ": not on the kernel's allowlist$"
+ok=$?
+[[ $ok == 0 ]] || { grep INIT-TAMPERED "$work/guest.out" | sed 's/^/# /'; sed 's/^/# /' "$work/modules.out"; }
+tap $ok "init_module of a tampered crc7 is offending: its digest is not on the allowlist"
+
+[[ $rc_bare == 1 && -s $work/installed.sha256 ]] && grep -qx "$xz  /mods/crc7.ko.xz" "$work/installed.sha256" &&
+	line "$work/modules.out" listed /mods/crc7.ko.xz "$xz" |
+		grep -q ": an installed file of the reference (/mods/crc7.ko.xz)$" &&
+	line "$work/modules-bare.out" offending /mods/crc7.ko.xz "$xz" | grep -q -- "--reference"
+ok=$?
+[[ $ok == 0 ]] || { sed 's/^/# /' "$work/installed.sha256" "$work/export.err"; grep crc7.ko.xz "$work/modules.out" | sed 's/^/# /'; }
+tap $ok "the compressed load (finit_module, kernel-side decompression) is listed through modhash export's digest of the installed file (--reference), offending without"
+
+[[ -n $dkms_id ]] && grep -qx "DKMS OK" "$work/guest.out" &&
+	grep -Eq "^signed-by $dkms_id: entry [0-9]+ \(offset [0-9]+\): /tmp/dkms/hello.ko: sha256:[0-9a-f]{64}: .*DKMS" "$work/modules.out" &&
+	grep -Eq "^offending: entry [0-9]+ \(offset [0-9]+\): /tmp/dkms/hello.ko: .*: appended signature, and no certificate given \(--cert\)$" "$work/modules-bare.out"
+ok=$?
+[[ $ok == 0 ]] || { echo "# dkms key id $dkms_id"; grep -E 'DKMS|hello' "$work/guest.out" "$work/modules.out" "$work/modules-bare.out" | sed 's/^/# /'; }
+tap $ok "hello.ko with an appended signature by the DKMS test key (ima-modsig) is signed-by that key's id ($dkms_id) given its certificate, offending without"
+
+# The key id in the logged security.ima (bytes 3-6 of the sig field).
+sig_id=$(awk '$5 == "/tmp/imasig/hello.ko" { print substr($6, 7, 8) }' "$ascii" 2>/dev/null)
+[[ -n $root_id && $sig_id == "$root_id" ]] && grep -qx "IMA-SIGNED" "$work/guest.out" &&
+	grep -Eq "^signed-by $root_id: entry [0-9]+ \(offset [0-9]+\): /tmp/imasig/hello.ko: " "$work/modules.out" &&
+	grep -Eq "^offending: entry [0-9]+ \(offset [0-9]+\): /tmp/imasig/hello.ko: .*: security.ima signature, and no certificate given \(--cert\)$" "$work/modules-bare.out"
+ok=$?
+[[ $ok == 0 ]] || { echo "# root key id $root_id, in the log $sig_id"; grep -E 'IMA|hello' "$work/guest.out" "$work/modules.out" | sed 's/^/# /'; }
+tap $ok "hello.ko signed for IMA by root's key (security.ima, ima-sig field) is signed-by its key id given /mods/rootkey.x509, offending without"
+
+# The same list in ASCII, and as JSON: the same report.
+"$modhash" verify-log --kernel "$kernel" --reference "$work/installed.sha256" --cert "$dkms_cert" \
+	--cert "$mods/rootkey.x509" "$ascii" > "$work/modules-ascii.out" 2>&1
+rc_ascii=$?
+"$modhash" verify-log --kernel "$kernel" --reference "$work/installed.sha256" --cert "$dkms_cert" \
+	--cert "$mods/rootkey.x509" --format=json "$mlog" > "$work/modules.json" 2>&1
+rc_json=$?
+json_lines=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    v = "signed-by " + r["key"] if r["verdict"] == "signed" else r["verdict"]
+    print(v, r["entry"], r["path"], r["digest"])
+' "$work/modules.json" 2>&1)
+text_lines=$(sed -n 's/^\(listed\|signed-by [0-9a-f]*\|offending\): entry \([0-9]*\) (offset [0-9]*): \([^:]*\): \(sha[0-9]*:[0-9a-f]*\): .*/\1 \2 \3 \4/p' "$work/modules.out")
+[[ $rc == 1 && $rc_ascii == 1 && $rc_json == 1 && -n $text_lines ]] &&
+	cmp -s "$work/modules.out" "$work/modules-ascii.out" && [[ $json_lines == "$text_lines" ]]
+ok=$?
+[[ $ok == 0 ]] || { echo "# exits $rc $rc_ascii $rc_json"; diff "$work/modules.out" "$work/modules-ascii.out" | head | sed 's/^/# /'; echo "# json: $json_lines" | head -n 12; }
+tap $ok "verify-log reads the guest's ASCII list (bank from its entries) into the same report as the binary one, and --format=json gives the same results"
 
 # --- lint-policy ---------------------------------------------------------
 # lint NAME STATUS ERE DESCRIPTION: lint-policy on $work/NAME.policy (or

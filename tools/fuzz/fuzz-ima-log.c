@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz-ima-log.c - libFuzzer target: the IMA measurement list parser, the
- * PCR replay and verify-log's judgement, on the sha1 and sha256 banks.
+ * PCR replay and verify-log's judgement, on the sha1 and sha256 banks;
+ * the input read as an ASCII list too, and the bank told from its entries.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/hash_info.h>
 
 #include "format.h"
+#include "ima-ascii.h"
 #include "ima-log.h"
 #include "pcr-replay.h"
 #include "verify-log.h"
@@ -54,6 +57,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	walk(data, size, "sha1");
 	walk(data, size, "sha256");
+	{
+		struct ima_ascii_error aerr;
+		unsigned char *bin;
+		size_t bin_len;
+		const char *why;
+
+		(void)ima_log_detect_bank(data, size, &why);
+		if (!ima_ascii_to_binary((const char *)data, size, &bin,
+					 &bin_len, &aerr)) {
+			walk(bin, bin_len, "sha256");
+			free(bin);
+		} else if (!aerr.why) {
+			__builtin_trap();
+		}
+	}
 	if (allowlist_build(HASH_ALGO_SHA256, &digests[0][0], 2, &al))
 		__builtin_trap();
 	o.expected = size & 1 ? expected : NULL;

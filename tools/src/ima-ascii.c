@@ -48,7 +48,7 @@ struct out {
 
 static void put(struct out *o, const void *p, size_t n)
 {
-	if (o->nomem)
+	if (o->nomem || !n)
 		return;
 	if (o->cap - o->len < n) {
 		size_t cap = o->cap ? o->cap : 4096;
