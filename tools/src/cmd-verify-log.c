@@ -56,6 +56,10 @@ static void usage(FILE *fp)
 		"                        export writes them (sha256sum or keylime format):\n"
 		"                        a file measured with one of them is listed (how\n"
 		"                        compressed modules are verified)\n"
+		"      --modules FILE|DIR  the same made here from the module files (an\n"
+		"                        installed tree, a directory, a file): each one\n"
+		"                        whose decompressed image is listed\n"
+		"      --ima-hash ALGO   IMA's file hash for --modules (default sha256)\n"
 		"  -c, --cert FILE       certificates whose signatures count (ima-sig,\n"
 		"                        ima-modsig): DER, DER ones after another (a\n"
 		"                        kernel's built-in certificate list) or PEM;\n"
@@ -70,6 +74,7 @@ static void usage(FILE *fp)
 
 struct args {
 	const char *kernel, *map, *bank, *pcr10, *quoted, *log, *reference;
+	const char *modules, *ima_hash;
 	const char *pcrs[8];
 	size_t n_pcrs;
 	const char *prefixes[MAX_PREFIXES];
@@ -103,6 +108,8 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		{ "quoted", required_argument, NULL, 'Q' },
 		{ "pcr", required_argument, NULL, 'n' },
 		{ "reference", required_argument, NULL, 'r' },
+		{ "modules", required_argument, NULL, 'M' },
+		{ "ima-hash", required_argument, NULL, 'I' },
 		{ "cert", required_argument, NULL, 'c' },
 		{ "module-path", required_argument, NULL, 'm' },
 		{ "format", required_argument, NULL, 'f' },
@@ -114,6 +121,7 @@ static int parse_args(int argc, char *argv[], struct args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->pcr = 10;
+	a->ima_hash = "sha256";
 	while (!rc && (c = getopt_long(argc, argv, "k:s:b:p:r:c:m:f:h", options,
 				       NULL)) != -1) {
 		switch (c) {
@@ -123,6 +131,8 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		case 'P': a->pcr10 = optarg; break;
 		case 'Q': a->quoted = optarg; break;
 		case 'r': a->reference = optarg; break;
+		case 'M': a->modules = optarg; break;
+		case 'I': a->ima_hash = optarg; break;
 		case 'p':
 			rc = add_arg(a->pcrs, &a->n_pcrs, 8, optarg, "--pcrs");
 			break;
@@ -156,6 +166,10 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		return -1;
 	if (optind != argc - 1 || !a->kernel) {
 		fail_at(NULL, "need --kernel KERNEL and one LOG (try --help)");
+		return -1;
+	}
+	if (a->reference && a->modules) {
+		fail_at(NULL, "--reference and --modules exclude each other");
 		return -1;
 	}
 	if (!!a->pcr10 + !!a->n_pcrs + !!a->quoted > 1) {
@@ -472,13 +486,14 @@ int cmd_verify_log(int argc, char *argv[])
 		if (sig_keys_add_file(&keys, a.certs[i]))
 			goto out;
 	o.keys = &keys;
-	if (a.reference) {
-		if (reference_load(a.reference, &ref))
+	if (kernel_allowlist_load_map(a.kernel, a.map, &al))
+		goto out;
+	if (a.reference || a.modules) {
+		if (a.reference ? reference_load(a.reference, &ref) :
+		    reference_from_modules(a.modules, &al, a.ima_hash, &ref))
 			goto out;
 		o.reference = &ref;
 	}
-	if (kernel_allowlist_load_map(a.kernel, a.map, &al))
-		goto out;
 	if (verify_log(log, len, &al, &o, &rep, &err)) {
 		fail_at(a.log, "entry %zu (offset %zu): %s at offset %zu",
 			err.index, err.entry_offset, err.why, err.offset);

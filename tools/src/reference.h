@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "format.h"
 #include "ima-log.h"
 
 struct reference_entry {
@@ -29,6 +30,17 @@ struct reference {
 
 /* Read PATH into R.  0, or -1 after fail_at() naming PATH, line and why. */
 int reference_load(const char *path, struct reference *r);
+
+/*
+ * The reference of the module files ARG names (a file, a directory, an
+ * installed tree, as modhash check takes them), made here instead of by
+ * modhash export: every file whose loaded image AL lists (decompressed,
+ * with or without its appended signature) is added with the digest of
+ * its bytes as stored, with ALGO (IMA's hash algorithm).  Files the list
+ * does not accept are left out.  0, or -1 after fail_at().
+ */
+int reference_from_modules(const char *arg, const struct allowlist *al,
+			   const char *algo, struct reference *r);
 
 /* The path of a file whose digest is DIGEST (LEN bytes), or NULL. */
 const char *reference_find(const struct reference *r,

@@ -553,6 +553,53 @@ static void test_reference(void **state)
 	rmdir(dir);
 }
 
+/* The reference made from the module files: a compressed one listed. */
+static void test_reference_from_modules(void **state)
+{
+	unsigned char digests[2][32], xz_digest[32], *mod, *xz;
+	struct verify_options o = { .bank = "sha256", .pcr = 10 };
+	struct blob log = { .len = 0 };
+	struct ima_log_error err;
+	struct verify_report rep;
+	struct reference ref;
+	struct allowlist al;
+	size_t len, xz_len;
+	char dir[128];
+
+	(void)state;
+	fixture_start();
+	assert_int_equal(fixture_sh("mkdir t && printf 'int f(void) { return 5; }' > m.c && "
+				    "cc -c -o t/m.ko m.c && xz -k t/m.ko && "
+				    "printf 'int g(void) { return 6; }' > n.c && cc -c -o n.ko n.c && "
+				    "xz -c n.ko > t/n.ko.xz"), 0);
+	mod = fixture_read("t/m.ko", &len);
+	xz = fixture_read("t/m.ko.xz", &xz_len);
+	assert_non_null(mod);
+	assert_non_null(xz);
+	hash_of("sha256", mod, len, digests[0]);
+	hash_of("sha256", xz, xz_len, xz_digest);
+	memset(digests[1], 0xfe, 32);
+	assert_null(allowlist_build(HASH_ALGO_SHA256, &digests[0][0], 2, &al));
+	snprintf(dir, sizeof(dir), "%s/t", fixture_dir);
+	assert_int_equal(reference_from_modules(dir, &al, "sha256", &ref), 0);
+	/* m.ko and m.ko.xz, not n.ko.xz (not listed). */
+	assert_int_equal(ref.n, 2);
+	add_allowlist_entry(&log, &al);
+	log_add_ng(&log, "sha256", "/lib/modules/6.12/kernel/m.ko.xz", "sha256", xz_digest, 32);
+	o.reference = &ref;
+	assert_int_equal(verify_log(log.data, log.len, &al, &o, &rep, &err), 0);
+	assert_int_equal(rep.modules_listed, 1);
+	assert_int_equal(rep.n_findings, 0);
+	assert_non_null(strstr(rep.results[0].reference, "/t/m.ko.xz"));
+	verify_report_free(&rep);
+	reference_free(&ref);
+	assert_int_equal(reference_from_modules(dir, &al, "sha999", &ref), -1);
+	free(mod);
+	free(xz);
+	allowlist_free(&al);
+	fixture_end();
+}
+
 /* ima-modsig or ima-sig entry NAME: file DIGEST, SIG, D-MODSIG, MODSIG. */
 static size_t add_signed(struct blob *log, const char *tname, const char *name,
 			 const unsigned char *digest, const unsigned char *sig,
@@ -790,6 +837,7 @@ int main(void)
 		cmocka_unit_test(test_command_forms),
 		cmocka_unit_test(test_init_module),
 		cmocka_unit_test(test_reference),
+		cmocka_unit_test(test_reference_from_modules),
 		cmocka_unit_test(test_signatures),
 	};
 
