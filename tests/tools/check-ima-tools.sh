@@ -291,6 +291,7 @@ rc=$("$modhash" verify-log --kernel "$build/src/patched/obj-hashes/.module-hashe
 tap $([[ $rc == 0 ]]; echo $?) "verify-log accepts the listed loads against the generator's raw list too"
 
 # --- module loads of every kind (list "modules": sha256 bank) ------------
+tr -d '\r' < "$work/guest.out" > "$work/guest.txt" 2>/dev/null
 # The installed file crc7.ko.xz as modhash export lists it for /mods.
 mkdir -p "$work/installed"
 cp "$mods/crc7.ko.xz" "$work/installed/" 2>/dev/null
@@ -326,7 +327,7 @@ xz=$(sha256sum < "$mods/crc7.ko.xz" 2>/dev/null | cut -d' ' -f1)
 ascii=$work/got/modules.ascii
 
 # kmod's own decompression: the buffer entry holds crc7.ko's digest.
-[[ -s $mlog && -n $crc7 ]] && grep -qx "KMOD-XZ loaded" "$work/guest.out" &&
+[[ -s $mlog && -n $crc7 ]] && grep -qx "KMOD-XZ loaded" "$work/guest.txt" &&
 	grep -Eq "^10 [0-9a-f]{64} ima-buf sha256:[0-9a-f]{64} init_module $crc7\$" "$ascii" &&
 	line "$work/modules.out" listed init_module "$crc7" | grep -q ": on the allowlist$" &&
 	line "$work/modules-bare.out" listed init_module "$crc7" > /dev/null
@@ -352,7 +353,7 @@ ok=$?
 [[ $ok == 0 ]] || { sed 's/^/# /' "$work/installed.sha256" "$work/export.err"; grep crc7.ko.xz "$work/modules.out" | sed 's/^/# /'; }
 tap $ok "the compressed load (finit_module, kernel-side decompression) is listed through modhash export's digest of the installed file (--reference) or the file itself (--modules), offending without"
 
-[[ -n $dkms_id ]] && grep -qx "DKMS OK" "$work/guest.out" &&
+[[ -n $dkms_id ]] && grep -qx "DKMS OK" "$work/guest.txt" &&
 	grep -Eq "^signed-by $dkms_id: entry [0-9]+ \(offset [0-9]+\): /tmp/dkms/hello.ko: sha256:[0-9a-f]{64}: .*DKMS" "$work/modules.out" &&
 	grep -Eq "^offending: entry [0-9]+ \(offset [0-9]+\): /tmp/dkms/hello.ko: .*: appended signature, and no certificate given \(--cert\)$" "$work/modules-bare.out"
 ok=$?
@@ -361,7 +362,7 @@ tap $ok "hello.ko with an appended signature by the DKMS test key (ima-modsig) i
 
 # The key id in the logged security.ima (bytes 3-6 of the sig field).
 sig_id=$(awk '$5 == "/tmp/imasig/hello.ko" { print substr($6, 7, 8) }' "$ascii" 2>/dev/null)
-[[ -n $root_id && $sig_id == "$root_id" ]] && grep -qx "IMA-SIGNED" "$work/guest.out" &&
+[[ -n $root_id && $sig_id == "$root_id" ]] && grep -qx "IMA-SIGNED" "$work/guest.txt" &&
 	grep -Eq "^signed-by $root_id: entry [0-9]+ \(offset [0-9]+\): /tmp/imasig/hello.ko: " "$work/modules.out" &&
 	grep -Eq "^offending: entry [0-9]+ \(offset [0-9]+\): /tmp/imasig/hello.ko: .*: security.ima signature, and no certificate given \(--cert\)$" "$work/modules-bare.out"
 ok=$?
