@@ -334,7 +334,7 @@ static void print_result(const struct verify_finding *f)
 	printf(": entry %zu (offset %zu): %s: %s: %s", f->index, f->offset,
 	       f->path[0] ? f->path : "-", f->digest[0] ? f->digest : "-",
 	       f->reason);
-	if (f->reference[0])
+	if (f->reference)
 		printf(" (%s)", f->reference);
 	printf("\n");
 }
@@ -388,7 +388,7 @@ static json_object *json_result(const struct verify_finding *f)
 	json_object_object_add(o, "key", json_out_string(f->key[0] ? f->key : NULL));
 	json_object_object_add(o, f->status == VERIFY_SIGNED ? "signer" : "reason",
 			       json_out_string(f->reason));
-	if (f->reference[0])
+	if (f->reference)
 		json_object_object_add(o, "reference",
 				       json_object_new_string(f->reference));
 	return o;

@@ -81,14 +81,19 @@ static void format_digest(char *out, size_t size, const char *algo,
 	snprintf(out, size, "%s:%s", algo, hex);
 }
 
-static int push(struct verify_finding **v, size_t *n,
+/* Append F to V (N used of *CAP), growing it by doubling. */
+static int push(struct verify_finding **v, size_t *n, size_t *cap,
 		const struct verify_finding *f)
 {
-	struct verify_finding *more = realloc(*v, (*n + 1) * sizeof(**v));
+	if (*n == *cap) {
+		size_t more_cap = *cap ? 2 * *cap : 16;
+		struct verify_finding *more = realloc(*v, more_cap * sizeof(**v));
 
-	if (!more)
-		return -1;
-	*v = more;
+		if (!more)
+			return -1;
+		*v = more;
+		*cap = more_cap;
+	}
 	(*v)[(*n)++] = *f;
 	return 0;
 }
@@ -96,7 +101,7 @@ static int push(struct verify_finding **v, size_t *n,
 static int add_result(struct verify_report *rep, const struct ima_log_entry *e,
 		      const struct judgement *j)
 {
-	static struct verify_finding f;
+	struct verify_finding f;
 
 	memset(&f, 0, sizeof(f));
 	f.status = j->status;
@@ -104,12 +109,17 @@ static int add_result(struct verify_report *rep, const struct ima_log_entry *e,
 	f.index = SIZE_MAX;
 	if (j->key)
 		snprintf(f.key, sizeof(f.key), "%s", j->key);
-	if (j->reference)
-		snprintf(f.reference, sizeof(f.reference), "%s", j->reference);
+	f.path = strdup(e ? e->name : "");
+	f.reference = j->reference ? strdup(j->reference) : NULL;
+	if (!f.path || (j->reference && !f.reference) ||
+	    push(&rep->results, &rep->n_results, &rep->results_cap, &f)) {
+		free(f.path);
+		free(f.reference);
+		return -1;
+	}
 	if (e) {
 		f.index = e->index;
 		f.offset = e->offset;
-		snprintf(f.path, sizeof(f.path), "%s", e->name);
 		if (j->digest_len)
 			format_digest(f.digest, sizeof(f.digest), j->algo,
 				      j->digest, j->digest_len);
@@ -118,10 +128,9 @@ static int add_result(struct verify_report *rep, const struct ima_log_entry *e,
 				      e->digest_algo[0] ? e->digest_algo : "sha1",
 				      e->digest.data, e->digest.len);
 	}
-	if (push(&rep->results, &rep->n_results, &f))
-		return -1;
+	rep->results[rep->n_results - 1] = f;
 	if (j->status == VERIFY_OFFENDING &&
-	    push(&rep->findings, &rep->n_findings, &f))
+	    push(&rep->findings, &rep->n_findings, &rep->findings_cap, &f))
 		return -1;
 	return 0;
 }
@@ -420,10 +429,17 @@ int verify_log(const unsigned char *log, size_t len,
 
 void verify_report_free(struct verify_report *rep)
 {
+	size_t i;
+
+	for (i = 0; i < rep->n_results; i++) {
+		free(rep->results[i].path);
+		free(rep->results[i].reference);
+	}
 	free(rep->findings);
 	free(rep->results);
 	rep->findings = rep->results = NULL;
 	rep->n_findings = rep->n_results = 0;
+	rep->findings_cap = rep->results_cap = 0;
 }
 
 int verify_verdict(const struct verify_report *rep)

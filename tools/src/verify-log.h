@@ -90,12 +90,12 @@ struct verify_finding {
 	size_t index;
 	size_t offset;
 	enum verify_status status;
-	char path[IMA_LOG_MAX_PATH + 1];
+	char *path;			/* "" for no entry */
 	char digest[IMA_LOG_DIGEST_ALGO + 2 * IMA_LOG_MAX_DIGEST + 2];
 	/* offending: why; listed: how; signed: the signer's subject */
 	const char *reason;
 	char key[SIG_KEYID_HEX];	/* signed: the signer's key id */
-	char reference[IMA_LOG_MAX_PATH + 1];	/* listed by the reference */
+	char *reference;		/* listed by the reference: its file */
 };
 
 struct verify_report {
@@ -109,12 +109,14 @@ struct verify_report {
 	/* The boot_aggregate: checked against the bank named here. */
 	bool boot_checked, boot_matched;
 	char boot_algo[32];		/* as the entry's digest_algo */
-	/* Every module load and every offending entry, in log order. */
+	/*
+	 * Every module load and every offending entry, in log order; they
+	 * own the strings.  Then the offending ones only, sharing them.
+	 */
 	struct verify_finding *results;
-	size_t n_results;
-	/* The offending ones only. */
+	size_t n_results, results_cap;
 	struct verify_finding *findings;
-	size_t n_findings;
+	size_t n_findings, findings_cap;
 };
 
 /* Is PATH a module file under the rule above? */

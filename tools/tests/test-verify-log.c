@@ -610,7 +610,7 @@ static size_t add_signed(struct blob *log, const char *tname, const char *name,
 
 	field_dng(&t, "sha256", digest, 32);
 	field_name(&t, name);
-	field(&t, sig, sig_len);
+	field(&t, sig ? (const void *)sig : "", sig_len);
 	if (!strcmp(tname, "ima-modsig")) {
 		field_dng(&t, "sha256", dmodsig, 32);
 		field(&t, modsig, modsig_len);
