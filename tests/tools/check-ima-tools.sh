@@ -380,6 +380,8 @@ json_lines=$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 for r in d["results"]:
+    if r["entry"] is None:
+        continue
     v = "signed-by " + r["key"] if r["verdict"] == "signed" else r["verdict"]
     print(v, r["entry"], r["path"], r["digest"])
 ' "$work/modules.json" 2>&1)
