@@ -203,14 +203,18 @@ for bank in sha1 sha256; do
 done
 
 # The tampered entry, from the guest's own ASCII list: its index (line
-# number - 1) and digest.
-tampered_line=$(grep -n ' /tmp/tampered/crc7.ko$' "$work/got/ascii" 2>/dev/null | head -n 1)
-tampered_index=$(( ${tampered_line%%:*} - 1 ))
+# number - 1) and digest.  The path is the fifth field (ima-modsig's
+# empty signature fields follow it).
+# ascii_index PATH: the index of PATH's first entry in the ASCII list.
+ascii_index() {
+	awk -v path="$1" '$5 == path { print NR - 1; exit }' "$work/got/ascii" 2>/dev/null
+}
+tampered_index=$(ascii_index /tmp/tampered/crc7.ko)
 tampered_sha256=$(sed -n 's/^TAMPERED \([0-9a-f]\{64\}\) .*/\1/p' "$work/guest.out" | tr -d '\r')
 for bank in sha1 sha256; do
 	rc=$(verify tampered $bank)
 	grep '^offending:' "$work/tampered.$bank.out" > "$work/tampered.$bank.offending" 2>/dev/null
-	[[ $rc == 1 && -n $tampered_line && -n $tampered_sha256 ]] &&
+	[[ $rc == 1 && -n $tampered_index && -n $tampered_sha256 ]] &&
 		[[ $(wc -l < "$work/tampered.$bank.offending") == 1 ]] &&
 		grep -Eq "^offending: entry $tampered_index \(offset [0-9]+\): /tmp/tampered/crc7.ko: sha256:$tampered_sha256: not on the kernel's allowlist$" \
 			"$work/tampered.$bank.offending"
@@ -222,15 +226,15 @@ done
 # A compressed module: IMA logs the digest of the compressed file, which
 # the list (of uncompressed modules) cannot hold: without the installed
 # files' digests (--reference) verify-log says so.
-compressed_line=$(grep -n ' /mods/crc7.ko.xz$' "$work/got/ascii" 2>/dev/null | head -n 1)
+compressed_index=$(ascii_index /mods/crc7.ko.xz)
 compressed_sha256=$(sed -n 's/^COMPRESSED \([0-9a-f]\{64\}\) .*/\1/p' "$work/guest.out")
 "$modhash" verify-log --kernel "$kernel" --bank sha256 "$work/got/compressed.sha256.log" \
 	> "$work/compressed.out" 2>&1
 rc=$?
-[[ $rc == 1 && -n $compressed_line && -n $compressed_sha256 ]] &&
+[[ $rc == 1 && -n $compressed_index && -n $compressed_sha256 ]] &&
 	[[ $(grep -c '^offending:' "$work/compressed.out") == 2 ]] &&
 	grep -q "^offending: entry $tampered_index .*/tmp/tampered/crc7.ko: .*not on the kernel's allowlist$" "$work/compressed.out" &&
-	grep -Eq "^offending: entry $(( ${compressed_line%%:*} - 1 )) \(offset [0-9]+\): /mods/crc7.ko.xz: sha256:$compressed_sha256: compressed module: .*\(--reference, from modhash export\)$" "$work/compressed.out"
+	grep -Eq "^offending: entry $compressed_index \(offset [0-9]+\): /mods/crc7.ko.xz: sha256:$compressed_sha256: compressed module: .*\(--reference, from modhash export\)$" "$work/compressed.out"
 ok=$?
 [[ $ok == 0 ]] || { echo "# exit $rc:"; sed 's/^/# /' "$work/compressed.out"; }
 tap $ok "verify-log without --reference reports a compressed module load (finit_module of crc7.ko.xz) as offending, saying to give the installed files' digests, and the tampered one still"
