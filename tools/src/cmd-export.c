@@ -8,11 +8,14 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "boot-aggregate.h"
 #include "export-policy.h"
+#include "keylime-schema.h"
 #include "kernel-image.h"
 #include "module-assess.h"
 #include "module-file.h"
@@ -37,16 +40,32 @@ static void usage(FILE *fp)
 		"      --strip=PROGRAM   strip program (default $STRIP or strip)\n"
 		"  -o, --output=FILE     write FILE atomically instead of standard output\n"
 		"  -h, --help            show this help\n\n"
+		"For --format=keylime:\n"
+		"      --ima-log=FILE    take the boot_aggregate from this IMA list\n"
+		"                        (binary or ASCII, any bank; repeatable)\n"
+		"      --boot-aggregate=[ALGO:]HEX  list this boot_aggregate (repeatable)\n"
+		"      --log-hash-alg=ALGO  the template hash of the list the agent sends:\n"
+		"                        sha1 (default: ascii_runtime_measurements), or\n"
+		"                        sha256, sha384, sha512 (ascii_runtime_measurements_ALGO)\n"
+		"      --base=FILE       merge into this runtime policy (keeps its entries)\n\n"
 		"Modules the list does not accept are left out and named on standard\n"
 		"error (signed ones are kept: their signature may be trusted).\n"
 		"Exit status: 0 every module accepted, 1 some not, 2 error.  See\n"
 		"modhash-export(1).\n");
 }
 
+/* The most boot aggregates one export lists. */
+#define MAX_BOOT_AGGREGATES 16
+
 struct export_opts {
 	const char *modules, *prefix, *strip;
 	int ima_algo;
 	bool keylime;
+	const char *log_hash_alg, *base;
+	const char *ima_logs[MAX_BOOT_AGGREGATES];
+	size_t n_ima_logs;
+	const char *values[MAX_BOOT_AGGREGATES];
+	size_t n_values;
 };
 
 static char *default_prefix(const char *dir)
@@ -63,16 +82,36 @@ static char *default_prefix(const char *dir)
 	return prefix;
 }
 
+/*
+ * The file's digest (what MODULE_CHECK measures) and the init_module
+ * entry's digest of its decompressed image (what a loader that
+ * decompresses in user space hands to init_module).  0 or -1.
+ */
+static int hash_module(const char *path, unsigned int algo,
+		       struct export_entry *out)
+{
+	struct module_file m;
+	unsigned int n;
+	int ok;
+
+	if (module_file_read(path, &m))
+		return -1;
+	ok = EVP_Digest(m.file, m.file_len, out->digest, &n,
+			hash_algo_md(algo), NULL) &&
+	     !ima_hashed_buffer_digest(algo, m.image, m.image_len,
+				       out->buffer_digest);
+	module_file_free(&m);
+	if (!ok)
+		fail_at(path, "cannot hash");
+	return ok ? 0 : -1;
+}
+
 /* Hash the file for IMA and check it against the list.  0, 1 left out, -1. */
 static int export_one(const struct allowlist *al, const struct module_entry *e,
 		      const struct export_opts *o, const char *prefix,
 		      struct export_entry *out)
 {
 	struct module_assessment a;
-	unsigned char *buf;
-	size_t len;
-	unsigned int n;
-	int ret;
 
 	if (e->missing) {
 		fail_at(e->path, "not exported: missing (named by the tree's "
@@ -86,15 +125,8 @@ static int export_one(const struct allowlist *al, const struct module_entry *e,
 			a.reason);
 		return 1;
 	}
-	if (read_whole_file(e->path, &INPUT_MODULE, &buf, &len))
+	if (hash_module(e->path, (unsigned int)o->ima_algo, out))
 		return -1;
-	ret = EVP_Digest(buf, len, out->digest, &n,
-			 hash_algo_md((unsigned int)o->ima_algo), NULL) ? 0 : -1;
-	free(buf);
-	if (ret) {
-		fail_at(e->path, "cannot hash");
-		return -1;
-	}
 	out->path = malloc(strlen(prefix) + strlen(e->name) + 2);
 	if (!out->path)
 		return -1;
@@ -107,33 +139,157 @@ static int export_one(const struct allowlist *al, const struct module_entry *e,
 	return 0;
 }
 
+/* The base policy FILE, checked as Keylime checks one.  NULL after fail_at(). */
+static json_object *load_base(const char *file)
+{
+	enum json_tokener_error jerr = json_tokener_success;
+	json_object *base = NULL;
+	json_tokener *tok;
+	unsigned char *buf;
+	const char *why;
+	char field[320];
+	size_t len;
+
+	if (read_whole_file(file, &INPUT_TEXT, &buf, &len))
+		return NULL;
+	tok = json_tokener_new();
+	if (tok && len <= INT32_MAX) {
+		base = json_tokener_parse_ex(tok, (const char *)buf, (int)len);
+		jerr = json_tokener_get_error(tok);
+		if (jerr == json_tokener_success &&
+		    json_tokener_get_parse_end(tok) < len &&
+		    strspn((const char *)buf + json_tokener_get_parse_end(tok),
+			   " \t\r\n") != len - json_tokener_get_parse_end(tok))
+			jerr = json_tokener_error_parse_unexpected;
+	}
+	free(buf);
+	if (!tok || jerr != json_tokener_success || !base) {
+		fail_at(file, "not a Keylime runtime policy: %s",
+			tok ? json_tokener_error_desc(jerr == json_tokener_success ?
+				json_tokener_error_parse_eof : jerr) :
+			"out of memory");
+		json_tokener_free(tok);
+		json_object_put(base);
+		return NULL;
+	}
+	json_tokener_free(tok);
+	why = keylime_policy_check(base, field, sizeof(field));
+	if (why) {
+		fail_at(file, "not a Keylime runtime policy: %s: %s", field, why);
+		json_object_put(base);
+		return NULL;
+	}
+	return base;
+}
+
+/* What --format=keylime adds to the modules, read before any is hashed. */
+struct keylime_inputs {
+	struct keylime_options k;
+	unsigned char event[ALLOWLIST_MAX_DIGEST];
+	char hex[2 * MAX_BOOT_AGGREGATES][BOOT_AGGREGATE_HEX];
+	char *aggregates[2 * MAX_BOOT_AGGREGATES];
+};
+
+/* The base and every boot aggregate asked for.  0 or -1. */
+static int keylime_inputs(const struct export_opts *o,
+			  struct keylime_inputs *in)
+{
+	size_t i, n = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->k.algo = (unsigned int)o->ima_algo;
+	in->k.log_hash_alg = o->log_hash_alg;
+	in->k.allowlist_event = in->event;
+	in->k.boot_aggregates = in->aggregates;
+	for (i = 0; i < 2 * MAX_BOOT_AGGREGATES; i++)
+		in->aggregates[i] = in->hex[i];
+	for (i = 0; i < o->n_ima_logs; i++)
+		if (boot_aggregate_from_log(o->ima_logs[i], in->hex[n++]))
+			return -1;
+	for (i = 0; i < o->n_values; i++)
+		if (boot_aggregate_parse(o->values[i], in->hex[n++]))
+			return -1;
+	in->k.n_boot_aggregates = n;
+	if (o->base && !(in->k.base = load_base(o->base)))
+		return -1;
+	return 0;
+}
+
+/* Has the policy a boot_aggregate?  Keylime refuses entry 0 without. */
+static void warn_boot_aggregate(json_object *policy)
+{
+	json_object *digests, *x;
+
+	if (json_object_object_get_ex(policy, "digests", &digests) &&
+	    json_object_object_get_ex(digests, BOOT_AGGREGATE_NAME, &x))
+		return;
+	fail_at(NULL, "warning: no boot_aggregate (--ima-log, --boot-aggregate): "
+		"Keylime refuses the list's first entry unless a measured-boot "
+		"policy gives it one");
+}
+
+static int write_keylime(FILE *fp, const struct allowlist *al,
+			 const struct export_entry *v, size_t n,
+			 struct keylime_inputs *in)
+{
+	json_object *policy;
+
+	if (allowlist_event_digest(al, in->k.algo, in->event))
+		return -1;
+	policy = export_keylime(v, n, &in->k);
+	if (!policy)
+		return -1;
+	warn_boot_aggregate(policy);
+	fputs(json_object_to_json_string_ext(policy,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE), fp);
+	fputc('\n', fp);
+	json_object_put(policy);
+	return 0;
+}
+
 static int write_output(const char *output, const struct allowlist *al,
 			const struct export_entry *v, size_t n,
-			const struct export_opts *o)
+			const struct export_opts *o, struct keylime_inputs *in)
 {
-	unsigned char event[ALLOWLIST_MAX_DIGEST];
 	struct out_file out;
-	json_object *json;
 	FILE *fp = out_open(&out, output);
 
 	if (!fp)
 		return -1;
 	if (o->keylime) {
-		if (allowlist_event_digest(al, (unsigned int)o->ima_algo, event)) {
+		if (write_keylime(fp, al, v, n, in)) {
 			out_abort(&out);
 			return -1;
 		}
-		json = export_keylime(v, n, (unsigned int)o->ima_algo, event);
-		fputs(json_object_to_json_string_ext(json,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE),
-		      fp);
-		fputc('\n', fp);
-		json_object_put(json);
 	} else {
 		export_sha256sum(fp, v, n, (unsigned int)o->ima_algo);
 	}
 	return out_commit(&out);
 }
+
+/* Options only --format=keylime takes; NULL if all is well. */
+static const char *keylime_usage(const struct export_opts *o)
+{
+	if (!o->keylime && (o->n_ima_logs || o->n_values || o->base ||
+			    o->log_hash_alg))
+		return "--ima-log, --boot-aggregate, --log-hash-alg and --base "
+		       "need --format=keylime";
+	if (o->log_hash_alg && !keylime_log_hash_alg_known(o->log_hash_alg))
+		return "--log-hash-alg: not sha1, sha256, sha384 or sha512";
+	return NULL;
+}
+
+/* Add ARG to a repeatable option's list; false if it is full. */
+static bool add_arg(const char **list, size_t *n, const char *arg)
+{
+	if (*n == MAX_BOOT_AGGREGATES)
+		return false;
+	list[(*n)++] = arg;
+	return true;
+}
+
+enum { OPT_IMA_HASH = 256, OPT_STRIP, OPT_IMA_LOG, OPT_BOOT_AGGREGATE,
+       OPT_LOG_HASH_ALG, OPT_BASE };
 
 int cmd_export(int argc, char *argv[])
 {
@@ -141,16 +297,22 @@ int cmd_export(int argc, char *argv[])
 		{ "format", required_argument, NULL, 'f' },
 		{ "modules", required_argument, NULL, 'm' },
 		{ "prefix", required_argument, NULL, 'p' },
-		{ "ima-hash", required_argument, NULL, 'H' },
+		{ "ima-hash", required_argument, NULL, OPT_IMA_HASH },
 		{ "system-map", required_argument, NULL, 's' },
-		{ "strip", required_argument, NULL, 'S' },
+		{ "strip", required_argument, NULL, OPT_STRIP },
 		{ "output", required_argument, NULL, 'o' },
+		{ "ima-log", required_argument, NULL, OPT_IMA_LOG },
+		{ "boot-aggregate", required_argument, NULL, OPT_BOOT_AGGREGATE },
+		{ "log-hash-alg", required_argument, NULL, OPT_LOG_HASH_ALG },
+		{ "base", required_argument, NULL, OPT_BASE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct export_opts o = { NULL, NULL, module_strip_program(), -1, false };
+	struct export_opts o = { .strip = module_strip_program(), .ima_algo = -1 };
 	const char *format = NULL, *output = "-", *map = NULL, *ima = "sha256";
+	const char *why = NULL;
 	struct export_entry *v = NULL;
+	struct keylime_inputs in;
 	struct module_list list;
 	struct allowlist al;
 	char *prefix = NULL;
@@ -163,26 +325,48 @@ int cmd_export(int argc, char *argv[])
 		case 'f': format = optarg; break;
 		case 'm': o.modules = optarg; break;
 		case 'p': o.prefix = optarg; break;
-		case 'H': ima = optarg; break;
+		case OPT_IMA_HASH: ima = optarg; break;
 		case 's': map = optarg; break;
-		case 'S': o.strip = optarg; break;
+		case OPT_STRIP: o.strip = optarg; break;
 		case 'o': output = optarg; break;
+		case OPT_IMA_LOG:
+			if (!add_arg(o.ima_logs, &o.n_ima_logs, optarg))
+				why = "too many --ima-log";
+			break;
+		case OPT_BOOT_AGGREGATE:
+			if (!add_arg(o.values, &o.n_values, optarg))
+				why = "too many --boot-aggregate";
+			break;
+		case OPT_LOG_HASH_ALG: o.log_hash_alg = optarg; break;
+		case OPT_BASE: o.base = optarg; break;
 		case 'h': usage(stdout); return EXIT_ACCEPTED;
 		default: usage(stderr); return EXIT_ERROR;
 		}
 	}
 	o.ima_algo = hash_algo_by_name(ima);
-	if (optind != argc - 1 || !format || !o.modules || o.ima_algo < 0 ||
+	o.keylime = format && !strcmp(format, "keylime");
+	if (!why)
+		why = keylime_usage(&o);
+	if (why || optind != argc - 1 || !format || !o.modules ||
+	    o.ima_algo < 0 ||
 	    (strcmp(format, "sha256sum") && strcmp(format, "keylime"))) {
 		if (o.ima_algo < 0)
 			fail_at(NULL, "unknown hash algorithm '%s'", ima);
+		if (why)
+			fail_at(NULL, "%s", why);
 		usage(stderr);
 		return EXIT_ERROR;
 	}
-	o.keylime = !strcmp(format, "keylime");
 	memset(&list, 0, sizeof(list));
-	if (kernel_allowlist_load_map(argv[optind], map, &al))
+	memset(&in, 0, sizeof(in));
+	if (o.keylime && keylime_inputs(&o, &in)) {
+		json_object_put(in.k.base);
 		return EXIT_ERROR;
+	}
+	if (kernel_allowlist_load_map(argv[optind], map, &al)) {
+		json_object_put(in.k.base);
+		return EXIT_ERROR;
+	}
 	prefix = o.prefix ? strdup(o.prefix) : default_prefix(o.modules);
 	if (!prefix) {
 		fail_at(o.modules, "cannot resolve the directory");
@@ -202,7 +386,7 @@ int cmd_export(int argc, char *argv[])
 		if (v[n].path)
 			n++;
 	}
-	if (write_output(output, &al, v, n, &o))
+	if (write_output(output, &al, v, n, &o, &in))
 		goto out;
 	ret = refused ? EXIT_REFUSED : EXIT_ACCEPTED;
 out:
@@ -212,5 +396,6 @@ out:
 	free(prefix);
 	module_list_free(&list);
 	allowlist_free(&al);
+	json_object_put(in.k.base);
 	return ret;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* export-policy.c - sha256sum lines and Keylime runtime policies. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "export-policy.h"
@@ -8,19 +9,42 @@
 /* Keylime's RUNTIME_POLICY_CURRENT_VERSION, and its "Unknown" generator. */
 #define KEYLIME_POLICY_VERSION 1
 #define KEYLIME_GENERATOR_UNKNOWN 0
-/* The template hash of IMA's log, which keylime-policy also assumes. */
+/*
+ * The template hash of the list the agent sends by default (the rust
+ * agent's ima_ml_path: ascii_runtime_measurements, the SHA-1 bank).
+ */
 #define KEYLIME_LOG_HASH_ALG "sha1"
 
-int allowlist_event_digest(const struct allowlist *al, unsigned int algo,
-			   unsigned char *out)
+int ima_hashed_buffer_digest(unsigned int algo, const void *buf, size_t len,
+			     unsigned char *out)
 {
 	const EVP_MD *md = hash_algo_md(algo);
 	unsigned char inner[EVP_MAX_MD_SIZE];
 	unsigned int n;
 
-	if (!md || !EVP_Digest(al->blob, al->blob_len, inner, &n, md, NULL))
+	if (!md || !EVP_Digest(buf, len, inner, &n, md, NULL))
 		return -1;
 	return EVP_Digest(inner, n, out, &n, md, NULL) ? 0 : -1;
+}
+
+int allowlist_event_digest(const struct allowlist *al, unsigned int algo,
+			   unsigned char *out)
+{
+	return ima_hashed_buffer_digest(algo, al->blob, al->blob_len, out);
+}
+
+char *export_twin_path(const char *path)
+{
+	char *twin;
+
+	if (!strncmp(path, "/usr/lib/", 9))
+		return strdup(path + 4);
+	if (strncmp(path, "/lib/", 5))
+		return NULL;
+	twin = malloc(strlen(path) + 5);
+	if (twin)
+		sprintf(twin, "/usr%s", path);
+	return twin;
 }
 
 void export_sha256sum(FILE *fp, const struct export_entry *v, size_t n,
@@ -35,26 +59,38 @@ void export_sha256sum(FILE *fp, const struct export_entry *v, size_t n,
 	}
 }
 
-static json_object *digest_array(const unsigned char *digest, size_t size)
+/* Add HEX to the digest list NAME of OBJ, unless it is there already. */
+static void add_hex(json_object *obj, const char *name, const char *hex)
 {
-	char hex[2 * ALLOWLIST_MAX_DIGEST + 1];
-	json_object *array = json_object_new_array();
+	json_object *list;
+	size_t i;
 
-	hex_encode(digest, size, hex);
-	json_object_array_add(array, json_object_new_string(hex));
-	return array;
+	if (!json_object_object_get_ex(obj, name, &list)) {
+		list = json_object_new_array();
+		json_object_object_add(obj, name, list);
+	}
+	for (i = 0; i < json_object_array_length(list); i++)
+		if (!strcmp(json_object_get_string(
+				json_object_array_get_idx(list, i)), hex))
+			return;
+	json_object_array_add(list, json_object_new_string(hex));
 }
 
-json_object *export_keylime(const struct export_entry *v, size_t n,
-			    unsigned int algo,
-			    const unsigned char *event_digest)
+static void add_digest(json_object *obj, const char *name,
+		       const unsigned char *digest, size_t size)
+{
+	char hex[2 * ALLOWLIST_MAX_DIGEST + 1];
+
+	hex_encode(digest, size, hex);
+	add_hex(obj, name, hex);
+}
+
+/* An empty policy of format version 1, as Keylime makes one. */
+static json_object *empty_policy(void)
 {
 	json_object *policy = json_object_new_object();
 	json_object *meta = json_object_new_object();
-	json_object *digests = json_object_new_object();
 	json_object *ima = json_object_new_object();
-	json_object *ima_buf = json_object_new_object();
-	size_t i, size = hash_algo_size(algo);
 
 	json_object_object_add(meta, "version",
 			       json_object_new_int(KEYLIME_POLICY_VERSION));
@@ -62,15 +98,7 @@ json_object *export_keylime(const struct export_entry *v, size_t n,
 			       json_object_new_int(KEYLIME_GENERATOR_UNKNOWN));
 	json_object_object_add(policy, "meta", meta);
 	json_object_object_add(policy, "release", json_object_new_int(0));
-	for (i = 0; i < n; i++) {
-		json_object *have;
-
-		/* Two files of one path cannot be: keep the first. */
-		if (!json_object_object_get_ex(digests, v[i].path, &have))
-			json_object_object_add(digests, v[i].path,
-					       digest_array(v[i].digest, size));
-	}
-	json_object_object_add(policy, "digests", digests);
+	json_object_object_add(policy, "digests", json_object_new_object());
 	json_object_object_add(policy, "excludes", json_object_new_array());
 	json_object_object_add(policy, "keyrings", json_object_new_object());
 	json_object_object_add(ima, "ignored_keyrings", json_object_new_array());
@@ -78,10 +106,52 @@ json_object *export_keylime(const struct export_entry *v, size_t n,
 			       json_object_new_string(KEYLIME_LOG_HASH_ALG));
 	json_object_object_add(ima, "dm_policy", NULL);
 	json_object_object_add(policy, "ima", ima);
-	json_object_object_add(ima_buf, ALLOWLIST_EVENT_NAME,
-			       digest_array(event_digest, size));
-	json_object_object_add(policy, "ima-buf", ima_buf);
+	json_object_object_add(policy, "ima-buf", json_object_new_object());
 	json_object_object_add(policy, "verification-keys",
 			       json_object_new_string(""));
+	return policy;
+}
+
+/* Each module under its path and its twin's. */
+static void add_modules(json_object *digests, const struct export_entry *v,
+			size_t n, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *twin = export_twin_path(v[i].path);
+
+		add_digest(digests, v[i].path, v[i].digest, size);
+		if (twin)
+			add_digest(digests, twin, v[i].digest, size);
+		free(twin);
+	}
+}
+
+json_object *export_keylime(const struct export_entry *v, size_t n,
+			    const struct keylime_options *o)
+{
+	json_object *policy = NULL, *digests, *buf, *ima;
+	size_t i, size = hash_algo_size(o->algo);
+
+	if (o->base && json_object_deep_copy(o->base, &policy, NULL))
+		return NULL;
+	if (!policy)
+		policy = empty_policy();
+	if (!policy)
+		return NULL;
+	json_object_object_get_ex(policy, "digests", &digests);
+	json_object_object_get_ex(policy, "ima-buf", &buf);
+	json_object_object_get_ex(policy, "ima", &ima);
+	if (o->log_hash_alg)
+		json_object_object_add(ima, "log_hash_alg",
+				       json_object_new_string(o->log_hash_alg));
+	for (i = 0; i < o->n_boot_aggregates; i++)
+		add_hex(digests, BOOT_AGGREGATE_NAME, o->boot_aggregates[i]);
+	add_modules(digests, v, n, size);
+	add_digest(buf, ALLOWLIST_EVENT_NAME, o->allowlist_event, size);
+	for (i = 0; i < n; i++)
+		add_digest(buf, INIT_MODULE_EVENT_NAME, v[i].buffer_digest,
+			   size);
 	return policy;
 }

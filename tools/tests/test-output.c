@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-output.c - what list and export print, parsed back: list's JSON
- * (json-c), the sha256sum forms, the Keylime runtime policy's fields,
- * and the ima-buf digest of the list computed another way.
+ * test-output.c - what list prints, parsed back: list's JSON (json-c),
+ * the sha256sum forms, and the ima-buf digest of the list computed
+ * another way (export's own output: test-export.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -147,68 +147,12 @@ static void test_event_digest(void **state)
 	assert_memory_equal(got, want, 32);
 }
 
-static void test_keylime_policy(void **state)
-{
-	struct export_entry v[2] = {
-		{ "/lib/modules/6.12/kernel/a.ko", { 0xab } },
-		{ "/lib/modules/6.12/kernel/b.ko.xz", { 0xcd } },
-	};
-	unsigned char event[32] = { 0xef };
-	json_object *p = export_keylime(v, 2, HASH_ALGO_SHA256, event);
-	json_object *root, *meta, *x, *ima, *buf, *digests;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *fp;
-
-	(void)state;
-	/* Through text and back, as a verifier reads it. */
-	root = json_tokener_parse(json_object_to_json_string(p));
-	json_object_put(p);
-	assert_non_null(root);
-	assert_true(json_object_object_get_ex(root, "meta", &meta));
-	assert_true(json_object_object_get_ex(meta, "version", &x));
-	assert_int_equal(json_object_get_int(x), 1);
-	assert_true(json_object_object_get_ex(meta, "generator", &x));
-	assert_true(json_object_object_get_ex(root, "release", &x));
-	assert_int_equal(json_object_get_int(x), 0);
-	assert_true(json_object_object_get_ex(root, "digests", &digests));
-	assert_int_equal(json_object_object_length(digests), 2);
-	assert_true(json_object_object_get_ex(digests,
-					      "/lib/modules/6.12/kernel/b.ko.xz", &x));
-	assert_string_equal(json_object_get_string(json_object_array_get_idx(x, 0)),
-			    "cd00000000000000000000000000000000000000000000000000000000000000");
-	assert_true(json_object_object_get_ex(root, "excludes", &x));
-	assert_int_equal(json_object_array_length(x), 0);
-	assert_true(json_object_object_get_ex(root, "keyrings", &x));
-	assert_true(json_object_object_get_ex(root, "ima", &ima));
-	assert_true(json_object_object_get_ex(ima, "log_hash_alg", &x));
-	assert_string_equal(json_object_get_string(x), "sha1");
-	assert_true(json_object_object_get_ex(ima, "ignored_keyrings", &x));
-	assert_true(json_object_object_get_ex(ima, "dm_policy", &x));
-	assert_null(x);
-	assert_true(json_object_object_get_ex(root, "ima-buf", &buf));
-	assert_true(json_object_object_get_ex(buf, "module-allowlist", &x));
-	assert_string_equal(json_object_get_string(json_object_array_get_idx(x, 0)),
-			    "ef00000000000000000000000000000000000000000000000000000000000000");
-	assert_true(json_object_object_get_ex(root, "verification-keys", &x));
-	assert_string_equal(json_object_get_string(x), "");
-	json_object_put(root);
-	fp = open_memstream(&text, &len);
-	export_sha256sum(fp, v, 2, HASH_ALGO_SHA256);
-	fclose(fp);
-	assert_string_equal(text,
-		"ab00000000000000000000000000000000000000000000000000000000000000  /lib/modules/6.12/kernel/a.ko\n"
-		"cd00000000000000000000000000000000000000000000000000000000000000  /lib/modules/6.12/kernel/b.ko.xz\n");
-	free(text);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_list_json_shape),
 		cmocka_unit_test(test_text_forms),
 		cmocka_unit_test(test_event_digest),
-		cmocka_unit_test(test_keylime_policy),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

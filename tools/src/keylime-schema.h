@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * keylime-schema.h - is a JSON document a Keylime runtime policy (format
+ * version 1) that Keylime's verifier would take?  The rules are those of
+ * Keylime 7.14 (keylime/ima/ima.py and keylime/ima/file_signatures.py),
+ * written down in NOTES.md, "Keylime runtime policies", rules S1 to S8.
+ */
+#ifndef MODHASH_KEYLIME_SCHEMA_H
+#define MODHASH_KEYLIME_SCHEMA_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+/* The log_hash_alg values Keylime knows (rule S6). */
+extern const char *const keylime_log_hash_algs[];
+
+/*
+ * Check POLICY.  Returns NULL if it is a runtime policy, or why not, with
+ * FIELD (SIZE bytes) naming the offending field as a path from the top:
+ * ima.log_hash_alg, digests["/lib/x.ko"][0], ...
+ */
+const char *keylime_policy_check(json_object *policy, char *field,
+				 size_t size);
+
+/* Is NAME one of keylime_log_hash_algs? */
+int keylime_log_hash_alg_known(const char *name);
+
+#endif
