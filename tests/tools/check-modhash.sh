@@ -244,20 +244,29 @@ tap $? "export sha256sum of the stripped tree: its own digests, accepted by sha2
 
 run keylime export --format=keylime --modules "$tree" -o "$work/policy.json" "$kout/vmlinux"
 [[ $(rc keylime) == 0 ]] && python3 -m json.tool "$work/policy.json" > /dev/null &&
-	python3 - "$work/policy.json" "$bin" "$work/modules.sha256" <<'PY'
+	python3 - "$work/policy.json" "$bin" "$work/modules.sha256" "$tree" "/lib/modules/$release" <<'PY'
 import hashlib, json, sys
 p = json.load(open(sys.argv[1]))
 raw = open(sys.argv[2], 'rb').read()
 sums = dict(reversed(l.split('  ', 1)) for l in open(sys.argv[3]).read().splitlines())
+tree, prefix = sys.argv[4], sys.argv[5]
 assert p['meta']['version'] == 1 and isinstance(p['meta']['generator'], int)
 assert p['release'] == 0 and p['excludes'] == [] and p['keyrings'] == {}
 assert p['ima'] == {'ignored_keyrings': [], 'log_hash_alg': 'sha1', 'dm_policy': None}
 assert p['verification-keys'] == ''
-assert p['digests'] == {path: [d] for path, d in sums.items()}, p['digests']
-want = hashlib.sha256(hashlib.sha256(raw).digest()).hexdigest()
-assert p['ima-buf'] == {'module-allowlist': [want]}, p['ima-buf']
+# Each module under /lib/modules and /usr/lib/modules (no boot_aggregate
+# without --ima-log).
+assert p['digests'] == {q: [d] for path, d in sums.items() for q in (path, '/usr' + path)}, p['digests']
+# The list's entry, and one init_module entry per (plain .ko) image.
+twice = lambda b: hashlib.sha256(hashlib.sha256(b).digest()).hexdigest()
+assert all(path.endswith('.ko') for path in sums), sums
+images = {twice(open(tree + path[len(prefix):], 'rb').read()) for path in sums}
+assert set(p['ima-buf']) == {'module-allowlist', 'init_module'}, p['ima-buf']
+assert p['ima-buf']['module-allowlist'] == [twice(raw)], p['ima-buf']
+buffers = p['ima-buf']['init_module']
+assert len(buffers) == len(set(buffers)) and set(buffers) == images, (buffers, images)
 PY
-tap $? "export keylime: python3 -m json.tool parses it; meta, release, digests, excludes, keyrings, ima, ima-buf, verification-keys as Keylime's format has them"
+tap $? "export keylime: python3 -m json.tool parses it; meta, release, digests (under /lib and /usr/lib), excludes, keyrings, ima, ima-buf (the list, each image's init_module digest), verification-keys as Keylime's format has them"
 
 # What IMA measured in the VM: the module's path and digest, and the
 # list's own entry, are the policy's.
