@@ -255,7 +255,8 @@ def check_list(policy, lines, pcr, bad):
         why = judge(policy, exclude, template, digest, name, extra)
         if why:
             bad('M8' if n == 0 and name == 'boot_aggregate' else
-                'M7' if template == 'ima-buf' else 'M5', name, why, n)
+                'M7' if template == 'ima-buf' else
+                'M6' if template == 'ima-sig' else 'M5', name, why, n)
     if pcr and not reached:
         bad('M9', 'PCR 10', f'the list never replays to the {bank} value given', None)
     return index
