@@ -8,13 +8,14 @@
 #  - boot "clean" (ima_appraise enforcing): loads the listed crc7, crc4
 #    and crc8 from /lib/modules;
 #  - boot "dirty" (ima_appraise=log): the same, then the unlisted
-#    /mods/hello.ko and a tampered crc7.ko (/mods/crc7-flipped.ko copied
-#    to /tmp/tampered/crc7.ko, after rmmod crc7).
+#    /mods/hello.ko, crc7 again through init_module() (after rmmod crc7)
+#    and a tampered crc7.ko (/mods/crc7-flipped.ko copied to
+#    /tmp/tampered/crc7.ko, after rmmod crc7).
 # Each guest quotes PCRs 0-10 of both banks with tpm2-tools through
 # /dev/tpmrm0 (an AK under the EK), with a nonce the host wrote into its
 # script, and sends back (base64 on the console, send_file) the quote,
-# the AK's public key, both banks' binary lists and PCRs 0-10 of both
-# banks from sysfs.  The host checks:
+# the AK's public key, both banks' binary lists, the ASCII lists of the
+# sha1 and sha256 banks and PCRs 0-10 of both banks from sysfs.  The host checks:
 #  - IMA found the TPM: no TPM-bypass message in the guest's dmesg (which
 #    shows the TIS driver's TPM 2.0), /sys/class/tpm/tpm0 and
 #    /dev/tpmrm0 exist, the boot_aggregate is not zeros;
@@ -30,6 +31,17 @@
 #  - modhash export (sha256sum and keylime) holds exactly the digests the
 #    clean log measured for the listed modules, and the digest of the
 #    module-allowlist entry;
+#  - Keylime's rules (tests/tools/keylime-rules.py, as NOTES.md writes
+#    them down): the keylime export, with the boot_aggregate from the
+#    clean boot's list, passes the clean boot's ascii_runtime_measurements
+#    (what an agent sends by default) and, with --log-hash-alg sha256, its
+#    ascii_runtime_measurements_sha256; on the dirty boot's list it fails
+#    exactly the unlisted and the tampered entries, while crc7 loaded
+#    once more through init_module() (modload init: what kmod 30 does
+#    with a .ko.xz; measured as critical data "modules", a rule the
+#    guest adds if the shipped policy lacks it) passes by its ima-buf
+#    digest; and the negative case of each rule, made from the clean
+#    boot's lists by keylime-rules-cases.py, fails where the rule says;
 #  - the boot_aggregate is IMA's function of the quoted PCRs 0-9 (IMA
 #    hashes with sha256 here, so it reads the sha256 bank, PCRs 0-9);
 #  - the dirty boot's entries up to its listed loads are the clean boot's,
@@ -55,10 +67,12 @@ work=$build/test-results/attest${mode:+-reboot}
 rm -rf "$work"
 mkdir -p "$work"
 
+# The negative cases keylime-rules-cases.py makes, one test each.
+keylime_cases=21
 if [[ $mode == --reboot ]]; then
 	tap_plan 5
 else
-	tap_plan 22
+	tap_plan $((26 + keylime_cases))
 fi
 
 # guest_script MODE NONCE: the guest's /test.sh.
@@ -86,7 +100,12 @@ pcrs() {	# pcrs NAME: PCRs 0-10 of both banks, evmctl's --pcrs form
 		send_file $1.$bank.pcrs /tmp/$1.$bank.pcrs
 	done
 }
-cat /etc/ima/attest-modules.policy > $ima/policy && echo POLICY-LOADED
+# init_module() buffers are critical data "modules": measured with the
+# shipped policy's rule, or one added here if it has none.
+{ cat /etc/ima/attest-modules.policy
+  grep -qx 'measure func=CRITICAL_DATA label=modules' /etc/ima/attest-modules.policy ||
+	echo 'measure func=CRITICAL_DATA label=modules'
+} > $ima/policy && echo POLICY-LOADED
 for m in crc7 crc4 crc8; do
 	/sbin/insmod $lib/$m.ko && echo "LOADED $m"
 done
@@ -94,6 +113,10 @@ pcrs listed
 if [ $mode = dirty ]; then
 	/sbin/insmod /mods/hello.ko
 	echo "UNLISTED-LOAD rc=$?"
+	/sbin/rmmod crc7
+	# crc7 as a loader that decompresses in user space (kmod 30, for a
+	# .ko.xz) hands it over: init_module() of the image, no file.
+	echo "INIT-MODULE-LOAD $(/bin/modload init /mods/crc7.ko)"
 	/sbin/rmmod crc7
 	mkdir /tmp/tampered
 	cp /mods/crc7-flipped.ko /tmp/tampered/crc7.ko
@@ -113,6 +136,9 @@ for f in ak.pem quote.msg quote.sig quote.pcrs; do
 done
 send_file sha1.log $ima/binary_runtime_measurements_sha1
 send_file sha256.log $ima/binary_runtime_measurements_sha256
+# What a Keylime agent sends: ascii_runtime_measurements by default.
+send_file ascii.log $ima/ascii_runtime_measurements
+send_file ascii-sha256.log $ima/ascii_runtime_measurements_sha256
 pcrs final
 dmesg > /tmp/dmesg
 send_file dmesg /tmp/dmesg
@@ -413,7 +439,7 @@ p = json.load(open(sys.argv[1]))
 measured = dict(reversed(l.split('  ', 1)) for l in open(sys.argv[2]).read().splitlines())
 for path, digest in measured.items():
     assert p['digests'].get(path) == [digest], (path, digest, p['digests'].get(path))
-assert p['ima-buf'] == {'module-allowlist': [sys.argv[3]]}, (p['ima-buf'], sys.argv[3])
+assert p['ima-buf']['module-allowlist'] == [sys.argv[3]], (p['ima-buf'], sys.argv[3])
 PY
 tap $? "export --format=keylime: the digests of those loads and the module-allowlist entry's digest ($allowlist_entry) are the measured ones"
 
@@ -422,6 +448,83 @@ buf=$(awk '$3 == "ima-buf" && $5 == "module-allowlist" { print $6 }' "$work/clea
 booted clean && [[ -f $list && -n $buf && $buf == "$(sha256sum < "$list" | cut -d' ' -f1)" &&
 	$allowlist_entry == "$(xxd -r -p <<< "$buf" | sha256sum | cut -d' ' -f1)" ]]
 tap $? "the module-allowlist entry's event data is the sha256 of the build's list, its digest the sha256 of that"
+
+# --- Keylime's rules --------------------------------------------------------
+# The policy a verifier would load (boot_aggregate from boot clean's
+# ASCII list, the default log_hash_alg), checked with Keylime's rules
+# (tests/tools/keylime-rules.py, NOTES.md) on the lists an agent sends.
+rules=$top/tests/tools/keylime-rules.py
+"$modhash" export --format=keylime --modules "$tree" --ima-log "$work/clean/ascii.log" \
+	-o "$work/keylime.json" "$kout/vmlinux" > "$work/keylime.err" 2>&1
+keylime_rc=$?
+"$modhash" export --format=keylime --modules "$tree" --ima-log "$work/clean/sha256.log" \
+	--log-hash-alg sha256 -o "$work/keylime-sha256.json" "$kout/vmlinux" >> "$work/keylime.err" 2>&1
+keylime256_rc=$?
+# rules NAME POLICY LIST [ARG...]: the checker's output in NAME.rules,
+# its status in NAME.rrc.
+rules() {
+	local name=$1
+	shift
+	python3 "$rules" "$@" > "$work/$name.rules" 2>&1
+	echo $? > "$work/$name.rrc"
+}
+# failing NAME: "entry N: RULE" for each entry the checker failed.
+failing() { grep -v '^#' "$work/$1.rules" | cut -d: -f1-2; }
+rules clean-ascii --pcr "sha256:$(quoted clean sha256 10)" "$work/keylime.json" "$work/clean/ascii.log"
+rules clean-binary --bank sha1 "$work/keylime.json" "$work/clean/sha1.log"
+entries=$(grep -c . "$work/clean/ascii.log" 2> /dev/null)
+booted clean && [[ $keylime_rc == 0 && -n $(quoted clean sha256 10) ]] &&
+	[[ $(cat "$work/clean-ascii.rrc" "$work/clean-binary.rrc") == $'0\n0' ]] &&
+	grep -qx "# $entries entries, 0 failures" "$work/clean-ascii.rules" && ! grep -q warning "$work/keylime.err"
+ok=$?
+[[ $ok == 0 ]] || sed 's/^/# /' "$work/keylime.err" "$work/clean-ascii.rules" "$work/clean-binary.rules" 2> /dev/null | head -n 20
+tap $ok "Keylime rules: the exported policy (boot_aggregate from boot clean's list) passes all $entries entries of boot clean's ascii_runtime_measurements, the agent's default, replayed to the quoted sha256 PCR 10 (and its binary sha1 list)"
+
+rules clean-256 --pcr "sha256:$(quoted clean sha256 10)" "$work/keylime-sha256.json" "$work/clean/ascii-sha256.log"
+rules clean-256-sha1 "$work/keylime.json" "$work/clean/ascii-sha256.log"
+booted clean && [[ $keylime256_rc == 0 && $(cat "$work/clean-256.rrc") == 0 ]] &&
+	[[ $(failing clean-256-sha1) == "$(for ((i = 0; i < entries; i++)); do echo "entry $i: M3"; done)" ]]
+ok=$?
+[[ $ok == 0 ]] || sed 's/^/# /' "$work/clean-256.rules" "$work/clean-256-sha1.rules" 2> /dev/null | head -n 20
+tap $ok "Keylime rules: with --log-hash-alg sha256 the policy passes boot clean's ascii_runtime_measurements_sha256; with sha1 every entry of that list fails (M3)"
+
+# The dirty boot: only the unlisted and the tampered loads fail; crc7
+# loaded by init_module() passes by its ima-buf digest.
+init=$(awk '$3 == "ima-buf" && $5 == "init_module" { print $1 }' "$work/dirty.sha256.entries" 2> /dev/null)
+rules dirty-ascii --pcr "sha256:$(quoted dirty sha256 10)" "$work/keylime.json" "$work/dirty/ascii.log"
+grep -x 'INIT-MODULE-LOAD .*' "$work/dirty.out" | sed 's/^/# boot dirty: /'
+booted dirty && [[ -n $init && -n $hello && -n $tampered && $(cat "$work/dirty-ascii.rrc") == 1 ]] &&
+	grep -qx 'INIT-MODULE-LOAD OK' "$work/dirty.out" &&
+	[[ $(failing dirty-ascii) == "entry $hello: M5"$'\n'"entry $tampered: M5" ]]
+ok=$?
+[[ $ok == 0 ]] || { echo "# want entries $hello and $tampered only (init_module: entry $init):"; sed 's/^/# /' "$work/dirty-ascii.rules"; }
+tap $ok "Keylime rules: boot dirty's list fails exactly on entry $hello (/mods/hello.ko) and entry $tampered (/tmp/tampered/crc7.ko); crc7 loaded by init_module (entry $init) passes by its ima-buf digest"
+
+python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+del p["ima-buf"]["init_module"]
+json.dump(p, open(sys.argv[2], "w"))' "$work/keylime.json" "$work/keylime-no-init.json" 2> /dev/null
+rules dirty-no-init "$work/keylime-no-init.json" "$work/dirty/ascii.log"
+booted dirty && [[ -n $init ]] &&
+	[[ $(failing dirty-no-init) == "entry $hello: M5"$'\n'"entry $init: M7"$'\n'"entry $tampered: M5" ]]
+ok=$?
+[[ $ok == 0 ]] || sed 's/^/# /' "$work/dirty-no-init.rules" 2> /dev/null
+tap $ok "Keylime rules: without the init_module digests, boot dirty's init_module entry $init fails too (M7)"
+
+# The negative case of each rule, on boot clean's real lists.
+n=0
+while IFS=$'\t' read -r result what; do
+	case $result in
+	'#'*) echo "$result${what:+ $what}" ;;
+	ok) n=$((n + 1)); tap 0 "Keylime rules, negative case: $what" ;;
+	'not ok') n=$((n + 1)); tap 1 "Keylime rules, negative case: $what" ;;
+	*) echo "# $result $what" ;;
+	esac
+done < <(booted clean && python3 "$top/tests/tools/keylime-rules-cases.py" "$rules" "$work/keylime.json" \
+	"$work/clean/ascii.log" "$work/clean/ascii-sha256.log" "sha256:$(quoted clean sha256 10)" "$work/keylime-cases" 2>&1)
+for ((; n < keylime_cases; n++)); do
+	tap 1 "Keylime rules, negative case $((n + 1)): not run (boot clean failed or keylime-rules-cases.py stopped)"
+done
 
 # --- boot_aggregate -------------------------------------------------------
 for b in clean dirty; do
