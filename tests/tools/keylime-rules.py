@@ -247,7 +247,9 @@ def check_list(policy, lines, pcr, bad):
         if pcr_index != IMA_PCR:
             bad('M2', name, f'PCR {pcr_index}, not {IMA_PCR}', n)
         if violation:
-            bad('M3', name, 'a violation (zero template hash): Keylime records it as a failure unless ignore_tomtou_errors is false', n)
+            # Strict: Keylime skips the entry's checks and fails it only
+            # with ignore_tomtou_errors true (NOTES.md, M3).
+            bad('M3', name, 'a violation (zero template hash): never judged; a failure when the verifier\'s ignore_tomtou_errors is true', n)
             continue
         if thash != hashlib.new(alg, data).digest():
             bad('M3', name, f'template hash is not the {alg} of the entry (log_hash_alg {alg}: the list sent has another template hash)', n)
