@@ -8,7 +8,6 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,49 +138,6 @@ static int export_one(const struct allowlist *al, const struct module_entry *e,
 	return 0;
 }
 
-/* The base policy FILE, checked as Keylime checks one.  NULL after fail_at(). */
-static json_object *load_base(const char *file)
-{
-	enum json_tokener_error jerr = json_tokener_success;
-	json_object *base = NULL;
-	json_tokener *tok;
-	unsigned char *buf;
-	const char *why;
-	char field[320];
-	size_t len;
-
-	if (read_whole_file(file, &INPUT_TEXT, &buf, &len))
-		return NULL;
-	tok = json_tokener_new();
-	if (tok && len <= INT32_MAX) {
-		base = json_tokener_parse_ex(tok, (const char *)buf, (int)len);
-		jerr = json_tokener_get_error(tok);
-		if (jerr == json_tokener_success &&
-		    json_tokener_get_parse_end(tok) < len &&
-		    strspn((const char *)buf + json_tokener_get_parse_end(tok),
-			   " \t\r\n") != len - json_tokener_get_parse_end(tok))
-			jerr = json_tokener_error_parse_unexpected;
-	}
-	free(buf);
-	if (!tok || jerr != json_tokener_success || !base) {
-		fail_at(file, "not a Keylime runtime policy: %s",
-			tok ? json_tokener_error_desc(jerr == json_tokener_success ?
-				json_tokener_error_parse_eof : jerr) :
-			"out of memory");
-		json_tokener_free(tok);
-		json_object_put(base);
-		return NULL;
-	}
-	json_tokener_free(tok);
-	why = keylime_policy_check(base, field, sizeof(field));
-	if (why) {
-		fail_at(file, "not a Keylime runtime policy: %s: %s", field, why);
-		json_object_put(base);
-		return NULL;
-	}
-	return base;
-}
-
 /* What --format=keylime adds to the modules, read before any is hashed. */
 struct keylime_inputs {
 	struct keylime_options k;
@@ -210,7 +166,7 @@ static int keylime_inputs(const struct export_opts *o,
 		if (boot_aggregate_parse(o->values[i], in->hex[n++]))
 			return -1;
 	in->k.n_boot_aggregates = n;
-	if (o->base && !(in->k.base = load_base(o->base)))
+	if (o->base && !(in->k.base = keylime_policy_read(o->base)))
 		return -1;
 	return 0;
 }

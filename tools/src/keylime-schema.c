@@ -6,9 +6,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "keylime-schema.h"
+#include "util.h"
 
 const char *const keylime_log_hash_algs[] = {
 	"sha1", "sha256", "sha384", "sha512", NULL
@@ -260,4 +262,69 @@ const char *keylime_policy_check(json_object *p, char *field, size_t size)
 	json_object_object_get_ex(p, "verification-keys", &x);
 	at(&w, "%s%s", "verification-keys", "");
 	return verification_keys(x, &w);
+}
+
+/* One JSON document in LEN bytes of BUF, nothing but spaces after it. */
+static json_object *parse(const unsigned char *buf, size_t len,
+			  const char **why)
+{
+	json_tokener *tok = json_tokener_new();
+	enum json_tokener_error err;
+	json_object *o = NULL;
+	size_t end;
+
+	*why = "out of memory";
+	if (!tok)
+		return NULL;
+	*why = "over 2 GiB";
+	if (len > INT32_MAX)
+		goto out;
+	o = json_tokener_parse_ex(tok, (const char *)buf, (int)len);
+	err = json_tokener_get_error(tok);
+	end = err == json_tokener_success ? json_tokener_get_parse_end(tok) : len;
+	/* A bare literal at the very end waits for a terminator: give one. */
+	if (err == json_tokener_continue) {
+		o = json_tokener_parse_ex(tok, "", 1);
+		err = json_tokener_get_error(tok);
+	}
+	*why = err == json_tokener_continue ? "the JSON text ends early" :
+	       json_tokener_error_desc(err);
+	if (err != json_tokener_success)
+		goto out;
+	while (end < len && buf[end] && strchr(" \t\r\n", buf[end]))
+		end++;
+	*why = end < len ? "something follows the JSON text" :
+	       !o ? "not a JSON object" : NULL;
+out:
+	json_tokener_free(tok);
+	if (*why) {
+		json_object_put(o);
+		o = NULL;
+	}
+	return o;
+}
+
+json_object *keylime_policy_read(const char *file)
+{
+	json_object *policy;
+	unsigned char *buf;
+	const char *why;
+	char field[320];
+	size_t len;
+
+	if (read_whole_file(file, &INPUT_TEXT, &buf, &len))
+		return NULL;
+	policy = parse(buf, len, &why);
+	free(buf);
+	if (!policy) {
+		fail_at(file, "not a Keylime runtime policy: %s", why);
+		return NULL;
+	}
+	why = keylime_policy_check(policy, field, sizeof(field));
+	if (why) {
+		fail_at(file, "not a Keylime runtime policy: %s: %s", field, why);
+		json_object_put(policy);
+		return NULL;
+	}
+	return policy;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * keylime-schema.h - is a JSON document a Keylime runtime policy (format
- * version 1) that Keylime's verifier would take?  The rules are those of
+ * keylime-schema.h - read a Keylime runtime policy and check that it is
+ * one (format version 1) Keylime's verifier would take.  The rules are those of
  * Keylime 7.14 (keylime/ima/ima.py and keylime/ima/file_signatures.py),
  * written down in NOTES.md, "Keylime runtime policies", rules S1 to S8.
  */
@@ -22,6 +22,13 @@ extern const char *const keylime_log_hash_algs[];
  */
 const char *keylime_policy_check(json_object *policy, char *field,
 				 size_t size);
+
+/*
+ * Read the runtime policy FILE (JSON, nothing after it) and check it.
+ * Returns it, or NULL after fail_at() naming FILE and, for a policy of
+ * the wrong form, the field and why.
+ */
+json_object *keylime_policy_read(const char *file);
 
 /* Is NAME one of keylime_log_hash_algs? */
 int keylime_log_hash_alg_known(const char *name);

@@ -400,6 +400,7 @@ static void test_base_refused(void **state)
 			fail_msg("case %zu: got %s", i, out);
 	}
 	/* S1: a member missing; not JSON at all. */
+	assert_int_equal(write_base("base.json", ""), 0);
 	assert_int_equal(fixture_sh("grep -v ima-buf base.json > bad.json"), 0);
 	assert_int_equal(export("-f", "keylime", "-m", f("tree"),
 				"--base", f("bad.json"),
@@ -410,7 +411,14 @@ static void test_base_refused(void **state)
 	assert_int_equal(export("-f", "keylime", "-m", f("tree"),
 				"--base", f("bad.json"),
 				f("list.bin"), NULL), 2);
-	assert_non_null(strstr(out, "bad.json: not a Keylime runtime policy: "));
+	assert_non_null(strstr(out, "bad.json: not a Keylime runtime policy: "
+			       "unexpected end of data"));
+	assert_int_equal(fixture_sh("(cat base.json; echo x) > bad.json"), 0);
+	assert_int_equal(export("-f", "keylime", "-m", f("tree"),
+				"--base", f("bad.json"),
+				f("list.bin"), NULL), 2);
+	assert_non_null(strstr(out, "bad.json: not a Keylime runtime policy: "
+			       "something follows the JSON text"));
 	assert_int_equal(fixture_sh("! ls none.json* 2>/dev/null"), 0);
 }
 
