@@ -112,6 +112,14 @@ static const char *digests_object(json_object *o, const struct where *w,
 	return NULL;
 }
 
+/* Member NAME of O (a member of PARENT) in *X, W naming it; false if none. */
+static bool member(json_object *o, const struct where *w, const char *parent,
+		   const char *name, json_object **x)
+{
+	at(w, parent, name, "");
+	return json_object_object_get_ex(o, name, x);
+}
+
 /* Rule S2. */
 static const char *meta(json_object *o, const struct where *w)
 {
@@ -120,20 +128,17 @@ static const char *meta(json_object *o, const struct where *w)
 
 	if (!json_object_is_type(o, json_type_object))
 		return "not an object";
-	at(w, "%s%s", "meta.", "version");
-	if (!json_object_object_get_ex(o, "version", &x))
+	if (!member(o, w, "meta.%s%s", "version", &x))
 		return "missing";
 	if ((why = integer(x, 0)))
 		return why;
-	at(w, "%s%s", "meta.", "generator");
-	if (!json_object_object_get_ex(o, "generator", &x))
+	if (!member(o, w, "meta.%s%s", "generator", &x))
 		return "missing";
 	if ((why = integer(x, 0)))
 		return why;
 	if (json_object_get_int64(x) > KEYLIME_GENERATOR_MAX)
 		return "not a generator Keylime knows (0 to 3)";
-	at(w, "%s%s", "meta.", "timestamp");
-	if (json_object_object_get_ex(o, "timestamp", &x) &&
+	if (member(o, w, "meta.%s%s", "timestamp", &x) &&
 	    !json_object_is_type(x, json_type_string))
 		return "not a string";
 	return NULL;
@@ -147,19 +152,16 @@ static const char *ima(json_object *o, const struct where *w)
 
 	if (!json_object_is_type(o, json_type_object))
 		return "not an object";
-	at(w, "%s%s", "ima.", "ignored_keyrings");
-	if (!json_object_object_get_ex(o, "ignored_keyrings", &x))
+	if (!member(o, w, "ima.%s%s", "ignored_keyrings", &x))
 		return "missing";
 	if ((why = strings(x, w, "ima.ignored_keyrings")))
 		return why;
-	at(w, "%s%s", "ima.", "log_hash_alg");
-	if (!json_object_object_get_ex(o, "log_hash_alg", &x))
+	if (!member(o, w, "ima.%s%s", "log_hash_alg", &x))
 		return "missing";
 	if (!json_object_is_type(x, json_type_string) ||
 	    !keylime_log_hash_alg_known(json_object_get_string(x)))
 		return "not sha1, sha256, sha384 or sha512";
-	at(w, "%s%s", "ima.", "dm_policy");
-	if (!json_object_object_get_ex(o, "dm_policy", &x))
+	if (!member(o, w, "ima.%s%s", "dm_policy", &x))
 		return "missing";
 	if (x)
 		return "not null (device-mapper policies are not in format 1)";
