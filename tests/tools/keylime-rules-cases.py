@@ -98,6 +98,15 @@ case(f'M4: entry {first} with its path edited no longer hashes to its template h
 case('M5: with /usr/lib/modules keys only, every /lib/modules entry fails',
      [f'entry {i}: M5' for i in modules],
      policy_with(lambda p: [p['digests'].pop(k) for k in list(p['digests']) if k.startswith('/lib/')]))
+usr_log = list(lines)
+for i in modules:
+    f = usr_log[i].split(' ')
+    usr_log[i] = rehash(f[3:4] + ['/usr' + f[4]], f[2])
+case('M5: the list as a merged-/usr system logs it (/usr/lib/modules paths) passes with the export\'s /usr/lib keys', [],
+     log=usr_log)
+case('M5: the same list with /lib/modules keys only (the old export) fails every module entry',
+     [f'entry {i}: M5' for i in modules],
+     policy_with(lambda p: [p['digests'].pop(k) for k in list(p['digests']) if k.startswith('/usr/lib/')]), usr_log)
 case('M5: excludes match from the start of the path: /lib/modules/ excluded, the /usr-only policy passes', [],
      policy_with(lambda p: ([p['digests'].pop(k) for k in list(p['digests']) if k.startswith('/lib/')],
                             p.update(excludes=['/lib/modules/']))))

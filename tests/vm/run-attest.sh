@@ -68,7 +68,7 @@ rm -rf "$work"
 mkdir -p "$work"
 
 # The negative cases keylime-rules-cases.py makes, one test each.
-keylime_cases=21
+keylime_cases=23
 if [[ $mode == --reboot ]]; then
 	tap_plan 5
 else
