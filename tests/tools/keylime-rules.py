@@ -121,7 +121,7 @@ class Skip(Exception):
     pass
 
 
-def digest_field(text, legacy):
+def digest_field(text):
     """(algorithm, bytes) of a digest column: ALGO:HEX, or bare HEX."""
     algo, sep, value = text.rpartition(':')
     if text.count(':') > 1:
@@ -147,7 +147,7 @@ def template_data(template, rest):
     parts = rest.split(' ', 1 if template in ('ima', 'ima-ng') else 2)
     if len(parts) != (2 if template in ('ima', 'ima-ng') else 3):
         raise Skip(f'{template} entry without its {len(parts) + 1}th field')
-    algo, digest = digest_field(parts[0], template == 'ima')
+    algo, digest = digest_field(parts[0])
     name = parts[1]
     nb = name.encode()
     if template == 'ima':
