@@ -205,7 +205,11 @@ const char *allowlist_build(unsigned int algo, const unsigned char *digests,
 	blob[HDR_FIELD(count) + 1] = (count >> 8) & 0xff;
 	blob[HDR_FIELD(count) + 2] = (count >> 16) & 0xff;
 	blob[HDR_FIELD(count) + 3] = (count >> 24) & 0xff;
-	memcpy(blob + hdr, digests, (size_t)count * size);
+	/* An empty list is valid (a build without modules) and may come
+	 * with no array at all.
+	 */
+	if (count)
+		memcpy(blob + hdr, digests, (size_t)count * size);
 	cmp_size = size;
 	qsort(blob + hdr, count, size, digest_cmp);
 	why = allowlist_parse(blob, total, al, &offset);
