@@ -17,6 +17,7 @@
 #include "json-out.h"
 #include "kernel-image.h"
 #include "pcr-values.h"
+#include "quote-check.h"
 #include "reference.h"
 #include "util.h"
 #include "verify-log.h"
@@ -47,10 +48,14 @@ static void usage(FILE *fp)
 		"                        repeat for more banks, the one of LOG is used\n"
 		"      --pcr10 HEX|FILE  the quoted PCR 10 of LOG's bank, as hex or as a\n"
 		"                        file such as /sys/class/tpm/tpm0/pcr-sha256/10\n"
-		"      --quoted FILE     the PCR values tpm2_checkquote printed (YAML,\n"
-		"                        \"pcrs:\" section) once it verified the quote;\n"
-		"                        the PCR of LOG's bank is used, and PCRs 0-9\n"
-		"                        check the boot_aggregate entry\n"
+		"      --quote FILE      a TPM quote (tpm2_quote -m), verified with all of:\n"
+		"      --quote-sig FILE    its signature (tpm2_quote -s)\n"
+		"      --ak-pub FILE       the AK's TPM2B_PUBLIC (tpm2_createak -u)\n"
+		"      --nonce HEX         the nonce the quote must hold (tpm2_quote -q)\n"
+		"      --pcr-values FILE   the quoted PCR values (tpm2_quote -o FILE -F values)\n"
+		"      --ak-name HEX|FILE  the AK name the credential was made for\n"
+		"                        (tpm2_createak -n); the PCR of LOG's bank is used,\n"
+		"                        and PCRs 0-9 check the boot_aggregate entry\n"
 		"      --pcr N           replay PCR N instead of 10\n"
 		"  -r, --reference FILE  digests of installed module files, as modhash\n"
 		"                        export writes them (sha256sum or keylime format):\n"
@@ -73,8 +78,9 @@ static void usage(FILE *fp)
 }
 
 struct args {
-	const char *kernel, *map, *bank, *pcr10, *quoted, *log, *reference;
+	const char *kernel, *map, *bank, *pcr10, *log, *reference;
 	const char *modules, *ima_hash;
+	struct quote_files quote;
 	const char *pcrs[8];
 	size_t n_pcrs;
 	const char *prefixes[MAX_PREFIXES];
@@ -97,6 +103,27 @@ static int add_arg(const char **list, size_t *n, size_t max, const char *arg,
 	return 0;
 }
 
+/* The quote's options (quote-check.h): no short forms. */
+enum {
+	OPT_QUOTE = 0x100, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_AK_NAME, OPT_NONCE,
+	OPT_PCR_VALUES,
+};
+
+/* Store the quote option C; false if C is not one. */
+static bool quote_option(int c, const char *arg, struct quote_files *q)
+{
+	switch (c) {
+	case OPT_QUOTE: q->quote = arg; break;
+	case OPT_QUOTE_SIG: q->sig = arg; break;
+	case OPT_AK_PUB: q->ak_pub = arg; break;
+	case OPT_AK_NAME: q->ak_name = arg; break;
+	case OPT_NONCE: q->nonce = arg; break;
+	case OPT_PCR_VALUES: q->pcr_values = arg; break;
+	default: return false;
+	}
+	return true;
+}
+
 static int parse_args(int argc, char *argv[], struct args *a)
 {
 	static const struct option options[] = {
@@ -105,7 +132,12 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		{ "bank", required_argument, NULL, 'b' },
 		{ "pcrs", required_argument, NULL, 'p' },
 		{ "pcr10", required_argument, NULL, 'P' },
-		{ "quoted", required_argument, NULL, 'Q' },
+		{ "quote", required_argument, NULL, OPT_QUOTE },
+		{ "quote-sig", required_argument, NULL, OPT_QUOTE_SIG },
+		{ "ak-pub", required_argument, NULL, OPT_AK_PUB },
+		{ "ak-name", required_argument, NULL, OPT_AK_NAME },
+		{ "nonce", required_argument, NULL, OPT_NONCE },
+		{ "pcr-values", required_argument, NULL, OPT_PCR_VALUES },
 		{ "pcr", required_argument, NULL, 'n' },
 		{ "reference", required_argument, NULL, 'r' },
 		{ "modules", required_argument, NULL, 'M' },
@@ -124,12 +156,13 @@ static int parse_args(int argc, char *argv[], struct args *a)
 	a->ima_hash = "sha256";
 	while (!rc && (c = getopt_long(argc, argv, "k:s:b:p:r:c:m:f:h", options,
 				       NULL)) != -1) {
+		if (quote_option(c, optarg, &a->quote))
+			continue;
 		switch (c) {
 		case 'k': a->kernel = optarg; break;
 		case 's': a->map = optarg; break;
 		case 'b': a->bank = optarg; break;
 		case 'P': a->pcr10 = optarg; break;
-		case 'Q': a->quoted = optarg; break;
 		case 'r': a->reference = optarg; break;
 		case 'M': a->modules = optarg; break;
 		case 'I': a->ima_hash = optarg; break;
@@ -172,10 +205,12 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		fail_at(NULL, "--reference and --modules exclude each other");
 		return -1;
 	}
-	if (!!a->pcr10 + !!a->n_pcrs + !!a->quoted > 1) {
-		fail_at(NULL, "--pcr10, --pcrs and --quoted exclude each other");
+	if (!!a->pcr10 + !!a->n_pcrs + quote_files_any(&a->quote) > 1) {
+		fail_at(NULL, "--pcr10, --pcrs and --quote exclude each other");
 		return -1;
 	}
+	if (quote_files_any(&a->quote) && quote_files_complete(&a->quote))
+		return -1;
 	if (a->bank && !ima_log_bank_size(a->bank)) {
 		fail_at(NULL, "--bank: unknown algorithm %s", a->bank);
 		return -1;
@@ -280,46 +315,6 @@ static int read_pcrs(const struct args *a, size_t size, unsigned char *out)
 	return -1;
 }
 
-/*
- * The quoted value of PCR in LOG's bank from the tpm2-tools --quoted FILE,
- * and into BOOT (N_BOOT of them) PCRs 0-9 of each bank the quote has all
- * of, for the boot_aggregate.
- */
-static int read_quoted(const struct args *a, size_t size, unsigned char *out,
-		       struct verify_boot_pcrs *boot, size_t *n_boot)
-{
-	static const char *const banks[] = { "sha1", "sha256", "sha384", "sha512" };
-	unsigned char *text;
-	const char *why;
-	size_t len, line, k;
-	unsigned int i;
-	int rc;
-
-	if (read_whole_file(a->quoted, &INPUT_TEXT, &text, &len))
-		return -1;
-	rc = pcr_values_from_tpm2((const char *)text, len, a->bank, a->pcr,
-				  size, out, &why, &line);
-	if (rc && line)
-		fail_at(a->quoted, "line %zu: %s", line, why);
-	else if (rc)
-		fail_at(a->quoted, "%s PCR %u: %s", a->bank, a->pcr, why);
-	*n_boot = 0;
-	for (k = 0; !rc && k < sizeof(banks) / sizeof(banks[0]); k++) {
-		struct verify_boot_pcrs *b = &boot[*n_boot];
-
-		snprintf(b->algo, sizeof(b->algo), "%s", banks[k]);
-		b->size = ima_log_bank_size(banks[k]);
-		for (i = 0; i < 10; i++)
-			if (pcr_values_from_tpm2((const char *)text, len, banks[k], i,
-						 b->size, b->value[i], &why, &line))
-				break;
-		if (i == 10)
-			(*n_boot)++;
-	}
-	free(text);
-	return rc;
-}
-
 /* "offending: entry 5 (offset 812): PATH: DIGEST: REASON" and the like. */
 static void print_result(const struct verify_finding *f)
 {
@@ -363,7 +358,7 @@ static void print_report(const struct args *a, const struct verify_report *rep,
 	if (rep->boot_checked && rep->boot_matched)
 		printf("boot_aggregate: entry 0 matches the quoted %s PCRs 0-9\n",
 		       rep->boot_algo);
-	else if (a->quoted && !rep->boot_checked)
+	else if (quote_files_any(&a->quote) && !rep->boot_checked)
 		printf("boot_aggregate: not checked (no entry 0 boot_aggregate, or no quoted %s PCRs 0-9)\n",
 		       rep->boot_algo[0] ? rep->boot_algo : "-");
 	if (rep->allowlist_index != SIZE_MAX)
@@ -395,13 +390,15 @@ static json_object *json_result(const struct verify_finding *f)
 }
 
 static int print_json(const struct args *a, const struct verify_report *rep,
-		      const struct allowlist *al, int verdict)
+		      const struct allowlist *al, const char *quote_line,
+		      int verdict)
 {
 	json_object *root = json_object_new_object(), *pcr, *mods, *list, *boot;
 	size_t i;
 
 	json_object_object_add(root, "log", json_object_new_string(a->log));
 	json_object_object_add(root, "bank", json_object_new_string(a->bank));
+	json_object_object_add(root, "quote", json_out_string(quote_line[0] ? quote_line : NULL));
 	json_object_object_add(root, "entries", json_object_new_uint64(rep->entries));
 	pcr = json_object_new_object();
 	json_object_object_add(pcr, "index", json_object_new_int((int)a->pcr));
@@ -437,20 +434,48 @@ static int print_json(const struct args *a, const struct verify_report *rep,
 	return json_out_print(root);
 }
 
-/* The quoted PCR value(s) the options give, into EXPECTED and O. */
+/*
+ * The quoted PCR value(s) the options give, into EXPECTED and O; with
+ * --quote, its verdict line into LINE.  0, or -1 with *RC the exit code:
+ * EXIT_REFUSED for a refused quote (its line in LINE), EXIT_ERROR.
+ */
 static int read_quote(const struct args *a, unsigned char *expected,
-		      struct verify_boot_pcrs *boot, struct verify_options *o)
+		      struct verify_boot_pcrs *boot, size_t max_boot,
+		      struct verify_options *o, char *line, size_t line_size,
+		      int *rc)
 {
 	size_t size = ima_log_bank_size(a->bank);
 
-	if (!a->pcr10 && !a->n_pcrs && !a->quoted)
+	*rc = EXIT_ERROR;
+	if (quote_files_any(&a->quote)) {
+		*rc = quote_check(&a->quote, a->bank, a->pcr, expected, boot,
+				  max_boot, &o->n_boot_pcrs, line, line_size);
+		if (*rc != EXIT_ACCEPTED)
+			return -1;
+	} else if (!a->pcr10 && !a->n_pcrs) {
 		return 0;
-	if (a->pcr10 ? read_pcr10(a->pcr10, size, expected) :
-	    a->quoted ? read_quoted(a, size, expected, boot, &o->n_boot_pcrs) :
-		       read_pcrs(a, size, expected))
+	} else if (a->pcr10 ? read_pcr10(a->pcr10, size, expected) :
+		   read_pcrs(a, size, expected)) {
 		return -1;
+	}
 	o->expected = expected;
 	return 0;
+}
+
+/* A refused quote vouches for nothing: its line alone, or its JSON. */
+static int print_refused_quote(const struct args *a, const char *line)
+{
+	json_object *root;
+
+	if (!a->json) {
+		printf("%s\n", line);
+		return fflush(stdout) ? -1 : 0;
+	}
+	root = json_object_new_object();
+	json_object_object_add(root, "log", json_object_new_string(a->log));
+	json_object_object_add(root, "quote", json_object_new_string(line));
+	json_object_object_add(root, "verdict", json_object_new_string("refused"));
+	return json_out_print(root);
 }
 
 int cmd_verify_log(int argc, char *argv[])
@@ -465,6 +490,7 @@ int cmd_verify_log(int argc, char *argv[])
 	unsigned char *log = NULL;
 	struct ima_log_error err;
 	size_t len, i;
+	char quote_line[QUOTE_LINE_MAX] = "";
 	struct args a;
 	int rc;
 
@@ -480,8 +506,13 @@ int cmd_verify_log(int argc, char *argv[])
 		o.prefixes = a.prefixes;
 		o.n_prefixes = a.n_prefixes;
 	}
-	if (read_quote(&a, expected, boot, &o))
+	if (read_quote(&a, expected, boot, sizeof(boot) / sizeof(boot[0]), &o,
+		       quote_line, sizeof(quote_line), &rc)) {
+		if (rc == EXIT_REFUSED && print_refused_quote(&a, quote_line))
+			rc = EXIT_ERROR;
 		goto out;
+	}
+	rc = EXIT_ERROR;
 	for (i = 0; i < a.n_certs; i++)
 		if (sig_keys_add_file(&keys, a.certs[i]))
 			goto out;
@@ -501,9 +532,11 @@ int cmd_verify_log(int argc, char *argv[])
 	}
 	rc = verify_verdict(&rep);
 	if (a.json) {
-		if (print_json(&a, &rep, &al, rc))
+		if (print_json(&a, &rep, &al, quote_line, rc))
 			rc = EXIT_ERROR;
 	} else {
+		if (quote_line[0])
+			printf("%s\n", quote_line);
 		print_report(&a, &rep, &al);
 		if (fflush(stdout))
 			rc = EXIT_ERROR;

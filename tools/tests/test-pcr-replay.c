@@ -195,61 +195,6 @@ static void test_quoted_values(void **state)
 	assert_string_equal(why, "odd number of hex digits");
 }
 
-/* The YAML tpm2_checkquote and tpm2_quote print, as tpm2-tools 5.4 does. */
-static void test_tpm2_quote_output(void **state)
-{
-	static const char yaml[] =
-		"quoted: ff54434780180022000b\n"
-		"pcrs:\n"
-		"  sha1:\n"
-		"    0 : 0x3A3F780F11A4B49969FCAA80CD6E3957C33B2275\n"
-		"    10: 0x29D8719DB44CBCB99A4905ECECA956775A256492\r\n"
-		"  sha256:\n"
-		"    9 : 0x0000000000000000000000000000000000000000000000000000000000000000\n"
-		"    10: 0x41A6A4FABC275B62F1AC3E5B7E17253CE9184DA9AAD9871B4B46812A8E30DCCA\n"
-		"    11: 0x41A6\n"
-		"sig: 0b69ad6c\n"
-		"  sha512:\n"
-		"    10: 0x00\n";
-	static const char no_section[] = "PCR-10: 00\n";
-	unsigned char v[32];
-	const char *why;
-	size_t line;
-
-	(void)state;
-	assert_int_equal(pcr_values_from_tpm2(yaml, strlen(yaml), "sha1", 10,
-					      20, v, &why, &line), 0);
-	assert_int_equal(v[0], 0x29);
-	assert_int_equal(v[19], 0x92);
-	assert_int_equal(pcr_values_from_tpm2(yaml, strlen(yaml), "sha1", 0,
-					      20, v, &why, &line), 0);
-	assert_int_equal(v[0], 0x3a);
-	assert_int_equal(pcr_values_from_tpm2(yaml, strlen(yaml), "sha256", 10,
-					      32, v, &why, &line), 0);
-	assert_int_equal(v[0], 0x41);
-	assert_int_equal(v[31], 0xca);
-	/* "1" is not "10", nor "sha25" "sha256". */
-	assert_int_equal(pcr_values_from_tpm2(yaml, strlen(yaml), "sha256", 1,
-					      32, v, &why, &line), -1);
-	assert_int_equal(line, 0);
-	assert_string_equal(why, "no such PCR in the bank's pcrs: section");
-	assert_int_equal(pcr_values_from_tpm2(yaml, strlen(yaml), "sha25", 10,
-					      32, v, &why, &line), -1);
-	assert_string_equal(why, "the bank is not in the pcrs: section");
-	/* A bank after the section ended is not in it. */
-	assert_int_equal(pcr_values_from_tpm2(yaml, strlen(yaml), "sha512", 10,
-					      64, v, &why, &line), -1);
-	assert_string_equal(why, "the bank is not in the pcrs: section");
-	assert_int_equal(pcr_values_from_tpm2(yaml, strlen(yaml), "sha256", 11,
-					      32, v, &why, &line), -1);
-	assert_int_equal(line, 9);
-	assert_string_equal(why, "value shorter than the bank's digest");
-	assert_int_equal(pcr_values_from_tpm2(no_section, strlen(no_section),
-					      "sha1", 10, 20, v, &why, &line), -1);
-	assert_int_equal(line, 0);
-	assert_string_equal(why, "no \"pcrs:\" section (not tpm2-tools' quote output)");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,7 +203,6 @@ int main(void)
 		cmocka_unit_test(test_stops_at_the_quoted_value),
 		cmocka_unit_test(test_template_hash_check),
 		cmocka_unit_test(test_quoted_values),
-		cmocka_unit_test(test_tpm2_quote_output),
 	};
 
 	return cmocka_run_group_tests_name("pcr-replay", tests, NULL, NULL);
