@@ -76,7 +76,7 @@ REPRO_VARIANTS := hashes hashes+sig btf
 PACKAGES := linux-source-6.12 build-essential bc bison flex perl patch \
 	libssl-dev libelf-dev openssl dwarves kmod busybox-static \
 	qemu-system-x86 ima-evm-utils keyutils xz-utils zstd cpio gzip \
-	ccache libcmocka-dev \
+	ccache libcmocka-dev libtss2-dev \
 	liblzma-dev libzstd-dev zlib1g-dev liblz4-dev libbz2-dev libjson-c-dev libimaevm-dev \
 	clang swtpm swtpm-tools tpm2-tools ovmf sbsigntool systemd-boot-efi \
 	lz4 bzip2 xxd python3 \
