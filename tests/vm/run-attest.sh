@@ -11,22 +11,40 @@
 #    /mods/hello.ko, crc7 again through init_module() (after rmmod crc7)
 #    and a tampered crc7.ko (/mods/crc7-flipped.ko copied to
 #    /tmp/tampered/crc7.ko, after rmmod crc7).
-# Each guest quotes PCRs 0-10 of both banks with tpm2-tools through
-# /dev/tpmrm0 (an AK under the EK), with a nonce the host wrote into its
-# script, and sends back (base64 on the console, send_file) the quote,
-# the AK's public key, both banks' binary lists, the ASCII lists of the
-# sha1 and sha256 banks and PCRs 0-10 of both banks from sysfs.  The host checks:
+# Each boot's swtpm is made as a manufacturer would: an EK certificate
+# and a platform certificate in NV, signed by a local CA this run makes
+# (swtpm_localca, in $work/ca; tests/lib/swtpm.sh).  The guest, through
+# /dev/tpmrm0 with tpm2-tools, reads its EK certificate (NV 0x01c00002),
+# creates an AK under the EK and sends (base64 on the console, send_file)
+# the certificate, the AK's public area and name, then waits for the
+# host's challenge on its second serial port (ttyS1, a FIFO pair on the
+# host).  The host checks that the certificate chains to the CA, makes a
+# credential for the AK's name with the certificate's key
+# (tpm2_makecredential --tcti none: the verifier holds no TPM) and one
+# for the AK of another TPM (a second swtpm on the host, with its own
+# CA), and sends both with a fresh nonce.  The guest activates both with
+# its TPM (tpm2_activatecredential: only the first can succeed), quotes
+# PCRs 0-10 of both banks with the AK and the nonce, and sends back the
+# secret, the quote, its signature and PCR values, both banks' binary
+# lists, the ASCII lists of the sha1 and sha256 banks and PCRs 0-10 of
+# both banks from sysfs.  The host checks:
 #  - IMA found the TPM: no TPM-bypass message in the guest's dmesg (which
 #    shows the TIS driver's TPM 2.0), /sys/class/tpm/tpm0 and
 #    /dev/tpmrm0 exist, the boot_aggregate is not zeros;
-#  - tpm2_checkquote verifies the quote with the AK and the nonce (and
-#    refuses another nonce); the quote's PCR digest is the one computed
-#    from verify-log's replay of each bank and the quoted PCRs 0-9;
-#  - verify-log, given the quoted PCR 10 (--quoted: tpm2_checkquote's
-#    output): clean passes (exit 0); dirty reports exactly the unlisted
-#    and the tampered entries (index, path) and nothing else (exit 1); its
-#    replay equals sysfs's PCR 10; one boot's list against the other's
-#    quote fails;
+#  - the EK certificate chains to the CA, the other TPM's does not; the
+#    guest's TPM gave back the credential's secret, and could not
+#    activate the other TPM's AK's credential;
+#  - verify-log verifies the quote (libtss2-mu, OpenSSL) with that AK,
+#    the name the credential was made for and the nonce; the quote's PCR
+#    digest is also the one computed here from verify-log's replay of
+#    each bank and the quoted PCRs 0-9; a quote by the other TPM's AK, the
+#    clean boot's quote offered for the dirty boot's nonce, a changed PCR
+#    value are refused (exit 1), a truncated or garbled quote is an error
+#    (exit 2);
+#  - verify-log, given the quote: clean passes (exit 0); dirty reports
+#    exactly the unlisted and the tampered entries (index, path) and
+#    nothing else (exit 1); its replay equals sysfs's PCR 10; one boot's
+#    list against the other's quote fails;
 #  - evmctl ima_measurement agrees on both logs;
 #  - modhash export (sha256sum and keylime) holds exactly the digests the
 #    clean log measured for the listed modules, and the digest of the
@@ -72,16 +90,19 @@ keylime_cases=23
 if [[ $mode == --reboot ]]; then
 	tap_plan 5
 else
-	tap_plan $((26 + keylime_cases))
+	tap_plan $((33 + keylime_cases))
 fi
 
-# guest_script MODE NONCE: the guest's /test.sh.
+# The quoted PCRs: both banks, PCRs 0-10.
+quote_pcrs=sha1:0,1,2,3,4,5,6,7,8,9,10+sha256:0,1,2,3,4,5,6,7,8,9,10
+
+# guest_script MODE: the guest's /test.sh.
 guest_script() {
 	cat <<GUEST
 #!/bin/sh
 . /bin/vmtest.sh
 mode=$1
-nonce=$2
+quote_pcrs=$quote_pcrs
 GUEST
 	cat <<'GUEST'
 ima=/sys/kernel/security/ima
@@ -123,15 +144,47 @@ if [ $mode = dirty ]; then
 	/sbin/insmod /tmp/tampered/crc7.ko
 	echo "TAMPERED-LOAD rc=$?"
 fi
+# The EK certificate and an AK; the host's challenge on ttyS1: a nonce
+# and two credentials (or "-"), for this AK and for another TPM's.  The
+# tty is opened before saying so: the UART drops what came before.
+# tpm2-tools is one program; the tools without a link in the initramfs
+# are called through it.
+cd /tmp
+tpm2 nvread 0x01c00002 -o ekcert.der 2> /dev/null
+tpm2_createek -c ek.ctx -G rsa -u ek.pub > /dev/null &&
+	tpm2_createak -C ek.ctx -c ak.ctx -G rsa -g sha256 -s rsassa -u ak.pub -n ak.name > /dev/null &&
+	echo AK-CREATED
+for f in ekcert.der ak.pub ak.name; do
+	send_file $f $f
+done
+exec 3< /dev/ttyS1
+stty -F /dev/ttyS1 -echo 2> /dev/null
+echo CHALLENGE-WAIT
+read -t 120 -r word nonce cred foreign <&3
+echo "CHALLENGE-READ $word"
+activate() {	# activate BLOB SECRET: tpm2_activatecredential, with the EK's policy
+	tpm2 startauthsession --policy-session -S session.ctx > /dev/null &&
+		tpm2 policysecret -S session.ctx -c e > /dev/null &&
+		tpm2 activatecredential -c ak.ctx -C ek.ctx -i $1 -o $2 -P session:session.ctx > /dev/null
+	rc=$?
+	tpm2_flushcontext session.ctx > /dev/null 2>&1
+	return $rc
+}
+try() {	# try NAME BLOB: activate BLOB, base64 ("-": none was sent)
+	[ "$2" = - ] && return
+	echo "$2" | base64 -d > $1.blob
+	activate $1.blob $1.secret
+	echo "ACTIVATE $1 rc=$?"
+}
+try cred "$cred"
+try foreign "$foreign"
+send_file secret cred.secret
 # The quote first, then the lists: a list read after the quote holds at
 # least what was quoted (verify-log stops where the PCR matches).
-cd /tmp
-tpm2_createek -c ek.ctx -G rsa -u ek.pub > /dev/null &&
-	tpm2_createak -C ek.ctx -c ak.ctx -G rsa -g sha256 -s rsassa -u ak.pem -f pem > /dev/null &&
-	tpm2_quote -c ak.ctx -l sha1:0,1,2,3,4,5,6,7,8,9,10+sha256:0,1,2,3,4,5,6,7,8,9,10 \
-		-q "$nonce" -g sha256 -m quote.msg -s quote.sig -o quote.pcrs > /dev/null &&
+tpm2_quote -c ak.ctx -l $quote_pcrs -q "$nonce" -g sha256 \
+	-m quote.msg -s quote.sig -o quote.pcrs -F values > /dev/null &&
 	echo QUOTED
-for f in ak.pem quote.msg quote.sig quote.pcrs; do
+for f in quote.msg quote.sig quote.pcrs; do
 	send_file $f $f
 done
 send_file sha1.log $ima/binary_runtime_measurements_sha1
@@ -145,22 +198,97 @@ send_file dmesg /tmp/dmesg
 GUEST
 }
 
-# boot NAME MODE [KERNEL_ARG...]: one boot with a fresh TPM; the files it
-# sent go to $work/NAME/, its output to $work/NAME.out, the boot's status
-# to $work/NAME.rc, its nonce to $work/NAME.nonce.
+# other_tpm: another TPM on the host (swtpm, EK certificate from a CA
+# of its own) with an AK, for the credential and the quote that must be
+# refused: $work/other/ekcert.der, ak.pub, ak.name, ak.ctx.  It runs
+# until other_quote has quoted for each boot.
+other_tpm() {
+	local d=$work/other
+	mkdir -p "$d"
+	swtpm_ca "$work/other-ca"
+	swtpm_host_start "$d/swtpm" "$work/other-ca" > "$d/out" &&
+		tpm2_nvread 0x01c00002 -o "$d/ekcert.der" > /dev/null 2>&1 &&
+		tpm2_createek -c "$d/ek.ctx" -G rsa -u "$d/ek.pub" > /dev/null &&
+		tpm2_flushcontext -t && tpm2_createak -C "$d/ek.ctx" -c "$d/ak.ctx" -G rsa \
+			-g sha256 -s rsassa -u "$d/ak.pub" -n "$d/ak.name" > /dev/null &&
+		tpm2_flushcontext -t
+}
+
+# other_quote NAME: the other TPM's quote with boot NAME's nonce, in
+# $work/other/NAME/.
+other_quote() {
+	mkdir -p "$work/other/$1"
+	[[ -s $work/other/ak.ctx ]] &&
+		tpm2_quote -c "$work/other/ak.ctx" -l $quote_pcrs -q "$(cat "$work/$1.nonce")" -g sha256 \
+			-m "$work/other/$1/quote.msg" -s "$work/other/$1/quote.sig" \
+			-o "$work/other/$1/quote.pcrs" -F values > /dev/null && tpm2_flushcontext -t
+}
+
+# ek_chains CERT_DER: the certificate chains to this run's CA.
+ek_chains() {
+	openssl x509 -inform der -in "$1" -out "$1.pem" 2> /dev/null &&
+		openssl verify -CAfile "$work/ca/swtpm-localca-rootca-cert.pem" \
+			-untrusted "$work/ca/issuercert.pem" "$1.pem" > /dev/null 2>&1
+}
+
+# challenge NAME VM_PID FIFO: once boot NAME's guest waits for it, check
+# its EK certificate and send on FIFO (its ttyS1) the nonce and the
+# credentials for its AK's name and the other TPM's AK's name, made with
+# the certificate's key and a secret kept in $work/NAME.secret; "-" for
+# a credential not made.  The name the credential was made for is kept
+# in $work/NAME.akname, the certificate's verdict in $work/NAME.ekchain.
+challenge() {
+	local name=$1 d=$work/$1 cred=- foreign=- fd
+	until tr -d '\r' < "$work/$name.console" 2> /dev/null | grep -q '^CHALLENGE-WAIT$'; do
+		kill -0 "$2" 2> /dev/null || return 1
+		sleep 0.5
+	done
+	console_files "$work/$name.console" "$d"
+	ek_chains "$d/ekcert.der"
+	echo $? > "$work/$name.ekchain"
+	if [[ $(cat "$work/$name.ekchain") == 0 && -s $d/ak.name ]]; then
+		cp "$d/ak.name" "$work/$name.akname"
+		openssl x509 -in "$d/ekcert.der.pem" -pubkey -noout > "$work/$name.ek.pem"
+		head -c 32 /dev/urandom > "$work/$name.secret"
+		tpm2_makecredential --tcti none -u "$work/$name.ek.pem" -G rsa -s "$work/$name.secret" \
+			-n "$(xxd -p -c 256 "$work/$name.akname")" -o "$work/$name.cred" > /dev/null 2>&1 &&
+			cred=$(base64 -w0 "$work/$name.cred")
+		[[ -s $work/other/ak.name ]] &&
+			tpm2_makecredential --tcti none -u "$work/$name.ek.pem" -G rsa -s "$work/$name.secret" \
+				-n "$(xxd -p -c 256 "$work/other/ak.name")" -o "$work/$name.foreign" > /dev/null 2>&1 &&
+			foreign=$(base64 -w0 "$work/$name.foreign")
+	fi
+	# Read-write: opening a FIFO so never waits for a reader.
+	exec {fd}<> "$3"
+	echo "CHALLENGE $(cat "$work/$name.nonce") $cred $foreign" >&"$fd"
+	exec {fd}>&-
+}
+
+# boot NAME MODE [KERNEL_ARG...]: one boot with a fresh TPM and the
+# challenge above; the files it sent go to $work/NAME/, its output to
+# $work/NAME.out, the boot's status to $work/NAME.rc, its nonce to
+# $work/NAME.nonce.
 boot() {
-	local name=$1 mode=$2 rc=1 start=$SECONDS
+	local name=$1 mode=$2 rc=1 start=$SECONDS chal vm
 	shift 2
 	mkdir -p "$work/$name"
 	od -An -N20 -tx1 /dev/urandom | tr -d ' \n' > "$work/$name.nonce"
-	guest_script "$mode" "$(cat "$work/$name.nonce")" > "$work/$name.sh"
+	guest_script "$mode" > "$work/$name.sh"
 	if [[ ! -f $kout/bzImage || ! -f $kout/modules.cpio.gz || ! -f $base ]]; then
 		echo "# $kout or $base is missing (kernel not built)" > "$work/$name.out"
-	elif swtpm_start "$work/$name.swtpm" > "$work/$name.out"; then
-		VM_QEMU_ARGS=$swtpm_qemu_args VM_TIMEOUT=${VM_TIMEOUT:-240} \
+	elif swtpm_start "$work/$name.swtpm" "$work/ca" > "$work/$name.out"; then
+		# The guest's ttyS1: qemu reads PATH.in and writes PATH.out.
+		chal=$(mktemp -d /tmp/attest-chal.XXXXXX)
+		mkfifo "$chal/tty.in" "$chal/tty.out"
+		VM_QEMU_ARGS="$swtpm_qemu_args -chardev pipe,id=chal,path=$chal/tty -serial chardev:chal" \
+			VM_TIMEOUT=${VM_TIMEOUT:-240} \
 			"$here/run-vm.sh" "$kout" "$base" "$work/$name.sh" "$work/$name.console" \
-			tpm_tis.force=1 "$@" >> "$work/$name.out" 2>&1
+			tpm_tis.force=1 "$@" >> "$work/$name.out" 2>&1 &
+		vm=$!
+		challenge "$name" "$vm" "$chal/tty.in"
+		wait "$vm"
 		rc=$?
+		rm -rf "$chal"
 		swtpm_stop
 	fi
 	echo "$rc" > "$work/$name.rc"
@@ -183,14 +311,17 @@ pcr() {
 	sed -n "s/^PCR-$(printf %02d "$4"): \([0-9a-fA-F]*\)$/\L\1/p" "$work/$1/$2.$3.pcrs" 2> /dev/null
 }
 
-# quoted NAME BANK N: PCR N of BANK in the quote tpm2_checkquote verified.
+# quoted NAME BANK N: PCR N of BANK in NAME's quoted PCR values (trusted
+# once verify-log verified the quote): the values of $quote_pcrs, in
+# that order.
 quoted() {
-	awk -v bank="$2:" -v n="$3" '
-		/^[^ ]/ { in_bank = 0; next }
-		/^  [a-z0-9]+:$/ { in_bank = ($1 == bank); next }
-		in_bank && $1 == n && $2 == ":" { sub(/^0x/, "", $3); print tolower($3) }
-		in_bank && $1 == n ":" { sub(/^0x/, "", $2); print tolower($2) }' \
-		"$work/$1.checkquote" 2> /dev/null
+	local off size
+	case $2 in
+	sha1) off=$(($3 * 20)) size=20 ;;
+	sha256) off=$((11 * 20 + $3 * 32)) size=32 ;;
+	esac
+	[[ -s $work/$1/quote.pcrs ]] &&
+		od -An -v -tx1 -j "$off" -N "$size" "$work/$1/quote.pcrs" | tr -d ' \n'
 }
 
 # replayed NAME BANK: the PCR 10 verify-log computed for NAME's BANK list.
@@ -198,33 +329,25 @@ replayed() {
 	sed -n "s/^$2 PCR-10: \([0-9a-f]*\) after .*/\1/p" "$work/$1.$2.verify" 2> /dev/null
 }
 
-# checkquote NAME: tpm2_checkquote on NAME's quote with its nonce; the
-# verified PCRs are in $work/NAME.checkquote; status 0 when it verifies
-# and the same quote with another nonce does not.
-checkquote() {
-	local d=$work/$1 other
-	[[ -s $d/quote.msg ]] || { echo "# boot $1 sent no quote"; return 1; }
-	tpm2_checkquote -u "$d/ak.pem" -m "$d/quote.msg" -s "$d/quote.sig" -f "$d/quote.pcrs" \
-		-g sha256 -q "$(cat "$work/$1.nonce")" > "$work/$1.checkquote" 2>&1 || {
-		sed 's/^/# /' "$work/$1.checkquote"
-		return 1
-	}
-	other=$(od -An -N20 -tx1 /dev/urandom | tr -d ' \n')
-	if tpm2_checkquote -u "$d/ak.pem" -m "$d/quote.msg" -s "$d/quote.sig" -f "$d/quote.pcrs" \
-		-g sha256 -q "$other" > /dev/null 2>&1; then
-		echo "# tpm2_checkquote accepted a nonce the guest never saw"
-		return 1
-	fi
+# quote_opts NAME [DIR [AK_PUB [AK_NAME]]]: in the array q, verify-log's
+# options for a quote with boot NAME's nonce and the AK name its
+# credential was made for: the quote in DIR (default $work/NAME), made
+# with AK_PUB (default NAME's AK); AK_NAME instead of that name.
+quote_opts() {
+	local d=${2:-$work/$1}
+	q=(--quote "$d/quote.msg" --quote-sig "$d/quote.sig" --pcr-values "$d/quote.pcrs"
+		--ak-pub "${3:-$work/$1/ak.pub}" --ak-name "${4:-$work/$1.akname}"
+		--nonce "$(cat "$work/$1.nonce" 2> /dev/null)")
 }
 
-# verify NAME: verify-log on both banks of NAME's lists with the PCR 10
-# tpm2_checkquote verified (--quoted, its output); output in
-# $work/NAME.BANK.verify, status in $work/NAME.BANK.vrc.
+# verify NAME: verify-log on both banks of NAME's lists with its quote;
+# output in $work/NAME.BANK.verify, status in $work/NAME.BANK.vrc.
 verify() {
-	local bank
+	local bank q
+	quote_opts "$1"
 	for bank in sha1 sha256; do
 		"$modhash" verify-log --kernel "$kout/vmlinux" --bank "$bank" \
-			--quoted "$work/$1.checkquote" "$work/$1/$bank.log" \
+			"${q[@]}" "$work/$1/$bank.log" \
 			> "$work/$1.$bank.verify" 2>&1
 		echo $? > "$work/$1.$bank.vrc"
 		"$entries" "$bank" "$work/$1/$bank.log" > "$work/$1.$bank.entries" 2> /dev/null
@@ -302,20 +425,53 @@ evmctl_agrees() {
 		{ grep -E 'PCR|atch|rror' "$work/$1.evmctl" | head -n 12 | sed 's/^/# /'; return 1; }
 }
 
+# tied NAME: boot NAME's EK certificate chains to this run's CA and its
+# TPM activated the credential made for its AK's name with that
+# certificate's key: the secret came back.
+tied() {
+	booted "$1" || return 1
+	[[ $(cat "$work/$1.ekchain" 2> /dev/null) == 0 ]] &&
+		grep -qx 'ACTIVATE cred rc=0' "$work/$1.out" &&
+		[[ -s $work/$1.secret ]] && cmp -s "$work/$1.secret" "$work/$1/secret" ||
+		{ echo "# boot $1: EK certificate check $(cat "$work/$1.ekchain" 2> /dev/null)," \
+			"$(grep '^ACTIVATE cred' "$work/$1.out"), secret back: $(cmp "$work/$1.secret" "$work/$1/secret" 2>&1)"; return 1; }
+}
+
+# quote_verified NAME: verify-log accepted NAME's quote on both banks'
+# runs, signed by the AK of the name its credential was made for.
+quote_verified() {
+	local bank name
+	name=$(xxd -p -c 256 "$work/$1.akname" 2> /dev/null)
+	for bank in sha1 sha256; do
+		[[ -n $name ]] && grep -qx "quote: verified: rsassa-sha256 signature by the AK $name (the name given), the nonce given, PCR values hash to the signed digest (sha1 PCRs 0-10, sha256 PCRs 0-10)" \
+			"$work/$1.$bank.verify" ||
+			{ echo "# boot $1, $bank:"; head -n 3 "$work/$1.$bank.verify" 2> /dev/null | sed 's/^/#   /'; return 1; }
+	done
+}
+
+# try_quote TAG RC PATTERN VERIFY_LOG_ARG...: verify-log on the sha256
+# bank with the args exits RC, a line of its output matching PATTERN
+# (grep -E); output in $work/TAG.verify.
+try_quote() {
+	local tag=$1 want=$2 pattern=$3 rc
+	shift 3
+	"$modhash" verify-log --kernel "$kout/vmlinux" --bank sha256 "$@" > "$work/$tag.verify" 2>&1
+	rc=$?
+	[[ $rc == "$want" ]] && grep -qE "$pattern" "$work/$tag.verify" ||
+		{ echo "# $tag: exit $rc (want $want) and no line /$pattern/:"; sed 's/^/#   /' "$work/$tag.verify"; return 1; }
+}
+
 if [[ $mode == --reboot ]]; then
 	boot clean1 clean
 	boot clean2 clean
 	for b in clean1 clean2; do
-		checkquote "$b" > "$work/$b.cqmsg"
-		echo $? > "$work/$b.cqrc"
 		verify "$b"
 	done
 	no_bypass clean1 && no_bypass clean2
 	tap $? "two clean boots, each with a fresh swtpm: IMA found the TPM both times (no bypass)"
-	cat "$work/clean1.cqmsg" "$work/clean2.cqmsg"
-	[[ $(cat "$work/clean1.cqrc" "$work/clean2.cqrc") == $'0\n0' ]] &&
+	tied clean1 && tied clean2 && quote_verified clean1 && quote_verified clean2 &&
 		[[ $(cat "$work/clean1.sha1.vrc" "$work/clean1.sha256.vrc" "$work/clean2.sha1.vrc" "$work/clean2.sha256.vrc") == $'0\n0\n0\n0' ]]
-	tap $? "both quotes verify and verify-log passes both lists against them"
+	tap $? "both AKs are tied to their TPM's EK certificate, both quotes verify and verify-log passes both lists against them"
 	same=0
 	for bank in sha1 sha256; do
 		for i in 0 1 2 3 4 5 6 7 8 9; do
@@ -336,13 +492,15 @@ if [[ $mode == --reboot ]]; then
 	exit 0
 fi
 
+swtpm_ca "$work/ca"
+other_tpm
 boot clean clean
 boot dirty dirty ima_appraise=log
 for b in clean dirty; do
-	checkquote "$b" > "$work/$b.cqmsg"
-	echo $? > "$work/$b.cqrc"
+	other_quote "$b"
 	verify "$b"
 done
+swtpm_host_stop
 for b in clean dirty; do
 	booted "$b"
 	tap $? "boot $b with swtpm ended cleanly (no crash, no warning, guest script done)"
@@ -358,9 +516,20 @@ for b in clean dirty; do
 	tap $? "boot $b: IMA uses the TPM (no TPM-bypass, tpm0 and /dev/tpmrm0, boot_aggregate not zeros)"
 done
 for b in clean dirty; do
-	cat "$work/$b.cqmsg"
-	[[ $(cat "$work/$b.cqrc") == 0 ]]
-	tap $? "boot $b: tpm2_checkquote verifies the guest's quote of PCRs 0-10 with its AK and the host's nonce, and refuses another nonce"
+	tied "$b"
+	tap $? "boot $b: the guest's EK certificate (NV 0x01c00002) chains to this run's swtpm_localca CA, and its TPM activated the credential made for its AK's name with that certificate's key (the secret came back)"
+done
+ok=0
+[[ -s $work/other/ekcert.der ]] && ! ek_chains "$work/other/ekcert.der" ||
+	{ echo "# the other TPM's EK certificate: $(ls "$work/other/ekcert.der" 2>&1), chains: $((1 - $?))"; ok=1; }
+for b in clean dirty; do
+	[[ -s $work/$b.foreign ]] && grep -qx 'ACTIVATE foreign rc=[1-9][0-9]*' "$work/$b.out" ||
+		{ echo "# boot $b: $(grep '^ACTIVATE foreign' "$work/$b.out" || echo "no foreign credential tried")"; ok=1; }
+done
+tap $ok "another TPM (a second swtpm, its own CA): its EK certificate does not chain to this CA, and neither guest's TPM could activate a credential made for its AK's name"
+for b in clean dirty; do
+	quote_verified "$b"
+	tap $? "boot $b: verify-log verifies the quote of PCRs 0-10 (libtss2-mu, OpenSSL) with the activated AK's name, its key and the host's nonce"
 done
 for b in clean dirty; do
 	quote_digest "$b"
@@ -398,7 +567,8 @@ tap $ok "boot dirty, both banks: verify-log reaches the quoted PCR 10, reports e
 
 # The clean boot's list against the dirty boot's quote: a list that is
 # not the quoted boot's never reaches its PCR 10.
-"$modhash" verify-log --kernel "$kout/vmlinux" --bank sha256 --quoted "$work/dirty.checkquote" \
+quote_opts dirty
+"$modhash" verify-log --kernel "$kout/vmlinux" --bank sha256 "${q[@]}" \
 	"$work/clean/sha256.log" > "$work/swapped.verify" 2>&1
 rc=$?
 booted clean && booted dirty && [[ $rc == 1 ]] &&
@@ -411,6 +581,62 @@ for b in clean dirty; do
 	evmctl_agrees "$b"
 	tap $? "boot $b: evmctl ima_measurement replays the list to the quoted PCR 10 of both banks, at the entry verify-log did"
 done
+
+# --- quotes that must not pass ----------------------------------------------
+# The other TPM's quote, with the clean boot's nonce: with its own key,
+# that key is not the activated one; with the activated AK's key, its
+# signature does not verify.  With its own name it verifies (the quote
+# itself is sound).
+ok=0
+quote_opts clean "$work/other/clean" "$work/other/ak.pub"
+try_quote other-ak 1 "^quote: refused: the AK's name is not the one the credential was made for" \
+	"${q[@]}" "$work/clean/sha256.log" || ok=1
+quote_opts clean "$work/other/clean"
+try_quote other-key 1 "^quote: refused: the rsassa signature does not verify with the AK's public key" \
+	"${q[@]}" "$work/clean/sha256.log" || ok=1
+quote_opts clean "$work/other/clean" "$work/other/ak.pub" "$work/other/ak.name"
+try_quote other-own 1 "^quote: verified: " "${q[@]}" "$work/clean/sha256.log" || ok=1
+booted clean
+tap $((ok | $?)) "a quote signed by another TPM's AK is refused (exit 1): its key is not the activated AK's name, and the activated AK's key does not verify it"
+
+# The clean boot's quote again when the verifier asked the dirty boot
+# (its nonce): a replay.
+quote_opts clean
+q[${#q[@]} - 1]=$(cat "$work/dirty.nonce" 2> /dev/null)
+try_quote replayed 1 "^quote: refused: the quote's nonce \(extraData, 20 bytes\) is not the one given" \
+	"${q[@]}" "$work/clean/sha256.log"
+tap $? "the clean boot's quote offered for the dirty boot's nonce (a replay) is refused, exit 1"
+
+# The dirty boot's PCR values with its sha256 PCR 10 set to the clean
+# boot's, where the dirty list passes through (same first entries): the
+# list would pass, cut there, but the values no longer hash to the
+# signed digest.
+mkdir -p "$work/changed"
+cp "$work/dirty/quote.msg" "$work/dirty/quote.sig" "$work/dirty/quote.pcrs" "$work/changed/" 2> /dev/null
+xxd -r -p <<< "$(quoted clean sha256 10)" |
+	dd of="$work/changed/quote.pcrs" bs=1 seek=$((11 * 20 + 10 * 32)) conv=notrunc status=none
+quote_opts dirty "$work/changed"
+try_quote changed 1 "^quote: refused: the PCR values do not hash to the quote's signed digest" \
+	"${q[@]}" "$work/dirty/sha256.log" && [[ -n $(quoted clean sha256 10) ]] &&
+	! cmp -s "$work/dirty/quote.pcrs" "$work/changed/quote.pcrs"
+tap $? "a changed PCR value (the dirty boot's sha256 PCR 10 set to the clean boot's) is refused, exit 1"
+
+# A truncated quote and one whose magic is garbled: errors, exit 2.
+ok=0
+for how in truncated garbled; do
+	mkdir -p "$work/$how"
+	cp "$work/clean/quote.sig" "$work/clean/quote.pcrs" "$work/$how/" 2> /dev/null
+done
+head -c 60 "$work/clean/quote.msg" > "$work/truncated/quote.msg" 2> /dev/null
+{ printf '\x00'; tail -c +2 "$work/clean/quote.msg"; } > "$work/garbled/quote.msg" 2> /dev/null
+quote_opts clean "$work/truncated"
+try_quote truncated 2 "^modhash verify-log: $work/truncated/quote.msg: not a TPMS_ATTEST: truncated" \
+	"${q[@]}" "$work/clean/sha256.log" || ok=1
+quote_opts clean "$work/garbled"
+try_quote garbled 2 "^modhash verify-log: $work/garbled/quote.msg: not made by a TPM: magic 0x00544347" \
+	"${q[@]}" "$work/clean/sha256.log" || ok=1
+booted clean
+tap $((ok | $?)) "a truncated quote and one with a garbled magic are errors naming the file and the fault, exit 2"
 
 # --- reference values -------------------------------------------------------
 # What the clean boot measured for module loads (path digest) and for
