@@ -187,9 +187,9 @@ int quote_check(const struct quote_files *f, const char *bank,
 	size_t off, size;
 	int rc = EXIT_ERROR;
 
+	line[0] = '\0';
 	if (read_inputs(f, &in))
 		goto out;
-	line[0] = '\0';
 	rc = verify(f, &in, &q, line, line_size);
 	if (rc != EXIT_ACCEPTED)
 		goto out;

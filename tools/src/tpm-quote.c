@@ -188,7 +188,7 @@ int tpm_quote_read(const unsigned char *msg, size_t msg_len,
 int tpm_ak_read(const unsigned char *buf, size_t len, struct tpm_ak *ak,
 		char why[TPM_QUOTE_WHY])
 {
-	TPM2B_PUBLIC pub;
+	TPM2B_PUBLIC pub = { 0 };
 	const EVP_MD *md;
 	unsigned int n = 0;
 	size_t off = 0;

@@ -286,14 +286,44 @@ static void write_capture(const struct capture *c, const struct capture *ak)
 	assert_int_equal(fixture_write("ak.name", ak->ak_name, ak->ak_name_len), 0);
 }
 
+/* quote_check() as a command, for run_command(): its files in F. */
+static struct quote_files f;
+static const char *bank = "sha256";
+static unsigned int pcr = 10;
+static unsigned char expected[64];
+static struct verify_boot_pcrs boot[4];
+static size_t n_boot;
+
+/* Its output as verify-log gives it: the "quote: ..." line on stdout. */
+static int quote_command(int argc, char **argv)
+{
+	char line[QUOTE_LINE_MAX];
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	rc = quote_check(&f, bank, pcr, expected, boot, 4, &n_boot, line,
+			 sizeof(line));
+	if (line[0])
+		printf("%s\n", line);
+	return rc;
+}
+
+/* Run quote_check(): its exit status is RC and its output has WANT. */
+static void check(int rc, const char *want)
+{
+	char *argv[] = { "quote", NULL };
+	char out[1024];
+
+	assert_int_equal(run_command(quote_command, argv, out, sizeof(out)), rc);
+	if (!strstr(out, want))
+		fail_msg("\"%s\" not in \"%s\"", want, out);
+}
+
 static void test_quote_check_exit_codes(void **state)
 {
 	static char paths[5][512];
-	struct quote_files f = { .nonce = rsassa.nonce };
-	struct verify_boot_pcrs boot[4];
-	unsigned char expected[64];
-	size_t n_boot = 0;
-	char other[41], line[QUOTE_LINE_MAX];
+	char other[41], name[2 * 66 + 1], want[256];
 
 	(void)state;
 	fixture_start();
@@ -307,48 +337,59 @@ static void test_quote_check_exit_codes(void **state)
 	f.pcr_values = paths[2];
 	f.ak_pub = paths[3];
 	f.ak_name = paths[4];
+	f.nonce = rsassa.nonce;
 
 	write_capture(&rsassa, &rsassa);
-	assert_int_equal(quote_check(&f, "sha256", 10, expected, boot, 4, &n_boot, line, sizeof(line)), EXIT_ACCEPTED);
+	hex_encode(rsassa.ak_name, rsassa.ak_name_len, name);
+	snprintf(want, sizeof(want), "quote: verified: rsassa-sha256 signature by the AK %s (the name given)", name);
+	check(EXIT_ACCEPTED, want);
 	assert_memory_equal(expected, rsassa.pcrs + 11 * 20 + 10 * 32, 32);
-	assert_true(!strncmp(line, "quote: verified: ", 17));
 	assert_int_equal(n_boot, 2);
 	assert_string_equal(boot[0].algo, "sha1");
 	assert_int_equal(boot[0].size, 20);
 	assert_memory_equal(boot[0].value[9], rsassa.pcrs + 9 * 20, 20);
 	assert_string_equal(boot[1].algo, "sha256");
 	assert_memory_equal(boot[1].value[9], rsassa.pcrs + 11 * 20 + 9 * 32, 32);
-	assert_int_equal(quote_check(&f, "sha1", 10, expected, boot, 4, &n_boot, line, sizeof(line)), EXIT_ACCEPTED);
+	bank = "sha1";
+	check(EXIT_ACCEPTED, "(the name given)");
 	assert_memory_equal(expected, rsassa.pcrs + 10 * 20, 20);
 	/* No sha384 bank in the quote; no PCR 11. */
-	assert_int_equal(quote_check(&f, "sha384", 10, expected, boot, 4, &n_boot, line, sizeof(line)), EXIT_ERROR);
-	assert_int_equal(quote_check(&f, "sha256", 11, expected, boot, 4, &n_boot, line, sizeof(line)), EXIT_ERROR);
+	bank = "sha384";
+	check(EXIT_ERROR, "quote.msg: the quote does not cover sha384 PCR 10");
+	bank = "sha256";
+	pcr = 11;
+	check(EXIT_ERROR, "quote.msg: the quote does not cover sha256 PCR 11");
+	pcr = 10;
 
 	/* Another nonce. */
 	snprintf(other, sizeof(other), "%s", rsassa.nonce);
 	other[0] = other[0] == '0' ? '1' : '0';
 	f.nonce = other;
-	assert_int_equal(quote_check(&f, "sha256", 10, expected, boot, 4, &n_boot, line, sizeof(line)), EXIT_REFUSED);
-	assert_true(!strncmp(line, "quote: refused: ", 16));
+	check(EXIT_REFUSED, "quote: refused: the quote's nonce (extraData, 20 bytes) is not the one given");
 	f.nonce = "abc";
-	assert_int_equal(quote_check(&f, "sha256", 10, expected, boot, 4, &n_boot, line, sizeof(line)), EXIT_ERROR);
+	check(EXIT_ERROR, "--nonce abc: not hex digits for 1 to 64 bytes");
 	f.nonce = rsassa.nonce;
 
 	/* The other TPM's quote, with the AK the credential was made for. */
 	write_capture(&other_tpm, &rsassa);
-	assert_int_equal(quote_check(&f, "sha256", 10, expected, boot, 4, &n_boot, line, sizeof(line)), EXIT_REFUSED);
+	check(EXIT_REFUSED, "quote: refused: the rsassa signature does not verify");
 	/* Its own AK, but the name given is the activated AK's. */
 	assert_int_equal(fixture_write("ak.pub", other_tpm.pub, other_tpm.pub_len), 0);
-	assert_int_equal(quote_check(&f, "sha256", 10, expected, boot, 4, &n_boot, line, sizeof(line)), EXIT_REFUSED);
+	check(EXIT_REFUSED, "quote: refused: the AK's name is not the one the credential was made for");
 	/* An --ak-name as hex works as the file does. */
 	f.ak_name = "000b";
-	assert_int_equal(quote_check(&f, "sha256", 10, expected, boot, 4, &n_boot, line, sizeof(line)), EXIT_REFUSED);
+	check(EXIT_REFUSED, "quote: refused: the AK's name is not the one");
+	f.ak_name = NULL;
+	check(EXIT_ACCEPTED, "(its name not checked: no --ak-name)");
 
-	/* A truncated quote. */
+	/* A truncated quote; PCR values of another length. */
 	f.ak_name = paths[4];
 	write_capture(&rsassa, &rsassa);
 	assert_int_equal(fixture_write("quote.msg", rsassa.msg, 40), 0);
-	assert_int_equal(quote_check(&f, "sha256", 10, expected, boot, 4, &n_boot, line, sizeof(line)), EXIT_ERROR);
+	check(EXIT_ERROR, "quote.msg: not a TPMS_ATTEST: truncated");
+	write_capture(&rsassa, &rsassa);
+	assert_int_equal(fixture_write("quote.pcrs", rsassa.pcrs, 20), 0);
+	check(EXIT_ERROR, "quote.pcrs: 20 bytes of PCR values, but the quote's selection");
 	fixture_end();
 }
 
