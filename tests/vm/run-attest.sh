@@ -461,6 +461,7 @@ try_quote() {
 		{ echo "# $tag: exit $rc (want $want) and no line /$pattern/:"; sed 's/^/#   /' "$work/$tag.verify"; return 1; }
 }
 
+swtpm_ca "$work/ca"
 if [[ $mode == --reboot ]]; then
 	boot clean1 clean
 	boot clean2 clean
@@ -492,7 +493,6 @@ if [[ $mode == --reboot ]]; then
 	exit 0
 fi
 
-swtpm_ca "$work/ca"
 other_tpm
 boot clean clean
 boot dirty dirty ima_appraise=log
