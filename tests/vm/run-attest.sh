@@ -162,11 +162,15 @@ stty -F /dev/ttyS1 -echo 2> /dev/null
 echo CHALLENGE-WAIT
 read -t 120 -r word nonce cred foreign <&3
 echo "CHALLENGE-READ $word"
+# The TSS's messages on a refusal (the other TPM's credential) go to a
+# file: their "WARNING:" on the console would be taken for the kernel's.
 activate() {	# activate BLOB SECRET: tpm2_activatecredential, with the EK's policy
 	tpm2 startauthsession --policy-session -S session.ctx > /dev/null &&
 		tpm2 policysecret -S session.ctx -c e > /dev/null &&
-		tpm2 activatecredential -c ak.ctx -C ek.ctx -i $1 -o $2 -P session:session.ctx > /dev/null
+		tpm2 activatecredential -c ak.ctx -C ek.ctx -i $1 -o $2 -P session:session.ctx \
+			> /dev/null 2> $2.err
 	rc=$?
+	[ $rc = 0 ] || sed -n 's/^ERROR: /TSS-ERROR /p' $2.err
 	tpm2_flushcontext session.ctx > /dev/null 2>&1
 	return $rc
 }
@@ -239,7 +243,7 @@ ek_chains() {
 # in $work/NAME.akname, the certificate's verdict in $work/NAME.ekchain.
 challenge() {
 	local name=$1 d=$work/$1 cred=- foreign=- fd
-	until tr -d '\r' < "$work/$name.console" 2> /dev/null | grep -q '^CHALLENGE-WAIT$'; do
+	until tr -d '\r' 2> /dev/null < "$work/$name.console" | grep -q '^CHALLENGE-WAIT$'; do
 		kill -0 "$2" 2> /dev/null || return 1
 		sleep 0.5
 	done
@@ -321,7 +325,7 @@ quoted() {
 	sha256) off=$((11 * 20 + $3 * 32)) size=32 ;;
 	esac
 	[[ -s $work/$1/quote.pcrs ]] &&
-		od -An -v -tx1 -j "$off" -N "$size" "$work/$1/quote.pcrs" | tr -d ' \n'
+		od -An -v -tx1 -j "$off" -N "$size" "$work/$1/quote.pcrs" | tr -d ' \n' && echo
 }
 
 # replayed NAME BANK: the PCR 10 verify-log computed for NAME's BANK list.
