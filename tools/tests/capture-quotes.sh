@@ -10,8 +10,10 @@
 #    with AKs of each signature scheme (rsassa, rsapss, ecdsa) and an
 #    unrestricted signing key (unrestricted), all with the same nonce and
 #    PCRs (PCR 10 extended twice in both banks), and another TPM's AK
-#    (other-tpm) with that nonce.  A guest's quote comes from the attest
-#    suite (tests/vm/run-attest.sh keeps build/test-results/attest/clean/).
+#    (other-tpm) with that nonce.  The guest's quote (guest) is the
+#    attest suite's clean boot: the files of
+#    build/test-results/attest/clean/ that tests/vm/run-attest.sh keeps,
+#    and clean.nonce as nonce.
 #  - header: those files as C arrays, QUOTE_<dir>_<file>.
 #  - corpus: seeds for fuzz-tpm-quote (its input format is there).
 set -euo pipefail

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <openssl/evp.h>
+
 #include "commands.h"
 #include "quote-check.h"
 #include "tpm-quote.h"
@@ -39,6 +41,8 @@ static const struct capture rsapss = CAPTURE(rsapss);
 static const struct capture ecdsa = CAPTURE(ecdsa);
 static const struct capture unrestricted = CAPTURE(unrestricted);
 static const struct capture other_tpm = CAPTURE(other_tpm);
+/* The attest suite's clean boot (tests/vm/run-attest.sh, 2026-12-07). */
+static const struct capture guest = CAPTURE(guest);
 
 static const struct capture *const good[] = { &rsassa, &rsapss, &ecdsa };
 
@@ -104,6 +108,36 @@ static void test_each_scheme_is_accepted(void **state)
 		assert_int_equal(tpm_quote_pcr(&l.q, "sha256", 11, &off, &size), -1);
 		assert_int_equal(tpm_quote_pcr(&l.q, "sha384", 10, &off, &size), -1);
 	}
+}
+
+/*
+ * The guest's quote, made through /dev/tpmrm0 in a boot of the hashes
+ * kernel, verifies; its sha256 PCRs 0-9 hash to the boot_aggregate IMA
+ * logged in that boot (entry 0 of its list), and its sha256 PCR 10 is
+ * where verify-log's replay of that list stopped (after 5 entries).
+ */
+static void test_guest_quote(void **state)
+{
+	static const char aggregate[] = "5145a758a34a02e3775e03b099135424a5eb01d78a2624fc0a04ce612f74a16c";
+	static const char pcr10[] = "427b4c517c9e3b9eca1e7500ba1aa3a526f3025cc20dff25fe863f35bb1cca8a";
+	unsigned char digest[32];
+	char why[TPM_QUOTE_WHY], hex[65];
+	unsigned int n = 0;
+	size_t off, size;
+	struct loaded l;
+
+	(void)state;
+	load(&guest, &l);
+	assert_int_equal(tpm_quote_verify(&l.q, &l.ak, guest.ak_name, guest.ak_name_len,
+					  l.nonce, 20, why), 0);
+	assert_int_equal(tpm_quote_check_pcrs(&l.q, guest.pcrs, guest.pcrs_len, why), 0);
+	assert_int_equal(tpm_quote_pcr(&l.q, "sha256", 0, &off, &size), 0);
+	assert_int_equal(EVP_Digest(guest.pcrs + off, 10 * size, digest, &n, EVP_sha256(), NULL), 1);
+	hex_encode(digest, 32, hex);
+	assert_string_equal(hex, aggregate);
+	assert_int_equal(tpm_quote_pcr(&l.q, "sha256", 10, &off, &size), 0);
+	hex_encode(guest.pcrs + off, size, hex);
+	assert_string_equal(hex, pcr10);
 }
 
 /* The name computed from the public area is the one tpm2-tools printed. */
@@ -412,6 +446,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_scheme_is_accepted),
+		cmocka_unit_test(test_guest_quote),
 		cmocka_unit_test(test_ak_name_is_tpm2_tools_name),
 		cmocka_unit_test(test_other_tpm_is_refused),
 		cmocka_unit_test(test_replayed_nonce_is_refused),
