@@ -146,7 +146,7 @@ if [ $mode = dirty ]; then
 fi
 # The EK certificate and an AK; the host's challenge on ttyS1: a nonce
 # and two credentials (or "-"), for this AK and for another TPM's.  The
-# tty is opened before saying so: the UART drops what came before.
+# tty is opened before saying so: bytes that came before may be lost.
 # tpm2-tools is one program; the tools without a link in the initramfs
 # are called through it.
 cd /tmp
