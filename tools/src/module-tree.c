@@ -262,7 +262,10 @@ int module_list_add(struct module_list *list, const char *arg)
 		return add_tree(list, arg);
 	if (walk(list, arg, ""))
 		return -1;
-	qsort(list->v + first, list->n - first, sizeof(*list->v), by_name);
+	/* An empty directory leaves the list as it was, maybe still NULL. */
+	if (list->n > first)
+		qsort(list->v + first, list->n - first, sizeof(*list->v),
+		      by_name);
 	return 0;
 }
 
