@@ -80,7 +80,8 @@ PACKAGES := linux-source-6.12 build-essential bc bison flex perl patch \
 	liblzma-dev libzstd-dev zlib1g-dev liblz4-dev libbz2-dev libjson-c-dev libimaevm-dev \
 	clang swtpm swtpm-tools tpm2-tools ovmf sbsigntool systemd-boot-efi \
 	lz4 bzip2 xxd python3 \
-	pkgconf dpkg-dev debhelper lintian bash-completion git
+	pkgconf dpkg-dev debhelper lintian bash-completion git \
+	linux-config-6.12 rsync
 
 HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 
@@ -111,7 +112,7 @@ label-demo := [5/5]
 # The build directory of a published kernel name.
 objdir = $(if $(filter pristine-%,$(1)),$(SRC)/pristine/obj-$(1:pristine-%=%),$(SRC)/patched/obj-$(1))
 
-.PHONY: all check check-full check-debug check-series check-mutations repro bench bench-record kernels pristine-kernels initramfs tools install uninstall fuzz deps demo clean
+.PHONY: all distro check-distro repro-distro check check-full check-debug check-series check-mutations repro bench bench-record kernels pristine-kernels initramfs tools install uninstall fuzz deps demo clean
 
 all: $(B)/demo.txt
 	@echo "The demo's output is kept in $(B)/demo.txt; next steps: README.md."
@@ -170,6 +171,30 @@ $(OUT)/hashes-untrusted-ima/bzImage: kernel/configs/hashes.config
 $(OUT)/hashes+sig/bzImage $(OUT)/hashes+sigforce/bzImage: tests/keys/dkms-test-cert.pem
 
 $(REPRO_VARIANTS:%=$(OUT)/%/bzImage): KERNEL_CC := gcc
+
+# The distro kernel (issue 32): Debian's 6.12 configuration with the
+# allowlist and a reduced module set, built as Debian packages
+# (kernel/build/build-distro.sh).  Always plain gcc: tests compare two
+# builds of it byte for byte.
+DISTRO := $(OUT)/distro
+DISTRO_INPUTS := kernel/configs/distro.config kernel/configs/distro-modules.txt \
+	kernel/configs/distro-guest.lsmod kernel/build/configure-distro.sh \
+	kernel/build/build-distro.sh kernel/build/kmake.sh tests/keys/dkms-test-cert.pem
+
+distro: $(DISTRO)/kernelrelease
+
+# The distro kernel's tests (tests/run-all.sh tier distro), and its
+# packages built a second time elsewhere and compared byte for byte.
+check-distro: $(DISTRO)/kernelrelease tools
+	tests/run-all.sh $(B) distro
+
+repro-distro: $(DISTRO)/kernelrelease
+	tests/run-all.sh $(B) repro-distro
+
+$(DISTRO)/kernelrelease: KERNEL_CC := gcc
+$(DISTRO)/kernelrelease: $(SRC)/patched.stamp $(DISTRO_INPUTS) | $(B)/deps.stamp
+	@$(STEP) "[+] kernel distro: Debian's 6.12 configuration with the allowlist, as .deb packages (gcc)" \
+		"45 min on 2 cores" $(LOG)/kernel-distro.log kernel/build/build-distro.sh $(SRC)/patched $(DISTRO)
 
 # --- tools and initramfs ----------------------------------------------
 

@@ -6,7 +6,7 @@
 # repro suites' job, tests/repro/check-repro.sh):
 #  - its .config asks for no signing key (MODULE_SIG_KEY empty, in-tree
 #    modules not signed) and trusts the fixed certificate file
-#    certs/trusted-keys.pem (kernel/build/configure.sh);
+#    certs/trusted-keys.pem (kernel/build/trusted-keys.sh);
 #  - vmlinux's built-in certificate list (system_certificate_list, its
 #    length in system_certificate_list_size) is exactly the DER of that
 #    certificate, $TRUSTED_KEYS or tests/keys/dkms-test-cert.pem: no key
