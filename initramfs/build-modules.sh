@@ -81,17 +81,6 @@ installed_crc7 "$root/lib/modules/$release" "$root/mods/crc7.ko"
 xz --check=crc32 --lzma2=dict=1MiB -c "$root/mods/crc7.ko" > "$root/mods/crc7.ko.xz"
 zstd -q -19 -c "$root/mods/crc7.ko" > "$root/mods/crc7.ko.zst"
 
-# Invert one byte in the middle of .comment: covered by a signature, but
-# read by nothing in the kernel, so only an integrity check can notice.
-flip_comment() {	# flip_comment IN OUT
-	local comment_offset comment_size
-	cp "$1" "$2"
-	read -r comment_offset comment_size < <(elf_sections "$1" | awk '$1 == ".comment" { print $4, $5 }') ||
-		{ echo "$0: ${1##*/} has no .comment section" >&2; exit 1; }
-	invert_byte "$2" $((comment_offset + comment_size / 2))
-	cmp -s "$1" "$2" && { echo "$0: byte flip in ${2##*/} failed" >&2; exit 1; }
-	return 0
-}
 flip_comment "$root/mods/crc7.ko" "$root/mods/crc7-flipped.ko"
 xz --check=crc32 --lzma2=dict=1MiB -c "$root/mods/crc7-flipped.ko" > "$root/mods/crc7-flipped.ko.xz"
 zstd -q -19 -c "$root/mods/crc7-flipped.ko" > "$root/mods/crc7-flipped.ko.zst"

@@ -11,7 +11,10 @@
 #  - -fdebug-prefix-map for configs with debug information, whose DWARF
 #    would otherwise name the build directory (only then, so that ccache
 #    shares objects between trees otherwise);
-#  - the compiler: $KERNEL_CC (default gcc; "ccache gcc" for ccache).
+#  - the compiler: $KERNEL_CC (default gcc; "ccache gcc" for ccache);
+#  - no "Entering directory" lines, even under a make that asked for them
+#    (make repro's recursive make): callers keep what kbuild prints, such
+#    as kernelrelease, in files.
 set -eu
 tree=$(cd "$1" && pwd)
 obj=$tree/obj-$2
@@ -34,5 +37,5 @@ if grep -q '^CONFIG_DEBUG_INFO=y' "$obj/.config"; then
 	prefix_map=-fdebug-prefix-map=$tree/=
 fi
 
-exec make -s -C "$tree" O="$obj" CC="${KERNEL_CC:-gcc}" \
+exec make -s --no-print-directory -C "$tree" O="$obj" CC="${KERNEL_CC:-gcc}" \
 	KCFLAGS="$prefix_map" KAFLAGS="$prefix_map" "$@"

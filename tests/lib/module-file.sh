@@ -21,3 +21,17 @@ invert_byte() {
 	printf "$(printf '\\%03o' $((255 - byte)))" |
 		dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
+
+# flip_comment IN OUT: OUT is the uncompressed module IN with one byte in
+# the middle of .comment inverted: covered by a signature, but read by
+# nothing in the kernel, so only an integrity check can notice.  Needs
+# tests/lib/elf.sh.
+flip_comment() {
+	local comment_offset comment_size
+	cp "$1" "$2"
+	read -r comment_offset comment_size < <(elf_sections "$1" | awk '$1 == ".comment" { print $4, $5 }') ||
+		{ echo "flip_comment: ${1##*/} has no .comment section" >&2; return 1; }
+	invert_byte "$2" $((comment_offset + comment_size / 2))
+	cmp -s "$1" "$2" && { echo "flip_comment: byte flip in ${2##*/} failed" >&2; return 1; }
+	return 0
+}
