@@ -38,6 +38,8 @@ static void usage(FILE *fp)
 		"  -s, --system-map=FILE the kernel's System.map (for a bzImage)\n"
 		"      --strip=PROGRAM   strip program (default $STRIP or strip)\n"
 		"  -o, --output=FILE     write FILE atomically instead of standard output\n"
+		"      --follow-symlinks if FILE is a symbolic link, replace its target\n"
+		"                        (without it, a link at FILE is refused)\n"
 		"  -h, --help            show this help\n\n"
 		"For --format=keylime:\n"
 		"      --ima-log=FILE    take the boot_aggregate from this IMA list\n"
@@ -61,6 +63,7 @@ struct export_opts {
 	int ima_algo;
 	bool keylime;
 	const char *log_hash_alg, *base;
+	unsigned int out_flags;		/* out_open()'s */
 	const char *ima_logs[MAX_BOOT_AGGREGATES];
 	size_t n_ima_logs;
 	const char *values[MAX_BOOT_AGGREGATES];
@@ -208,7 +211,7 @@ static int write_output(const char *output, const struct allowlist *al,
 			const struct export_opts *o, struct keylime_inputs *in)
 {
 	struct out_file out;
-	FILE *fp = out_open(&out, output);
+	FILE *fp = out_open(&out, output, o->out_flags);
 
 	if (!fp)
 		return -1;
@@ -245,7 +248,7 @@ static bool add_arg(const char **list, size_t *n, const char *arg)
 }
 
 enum { OPT_IMA_HASH = 256, OPT_STRIP, OPT_IMA_LOG, OPT_BOOT_AGGREGATE,
-       OPT_LOG_HASH_ALG, OPT_BASE };
+       OPT_LOG_HASH_ALG, OPT_BASE, OPT_FOLLOW_SYMLINKS };
 
 int cmd_export(int argc, char *argv[])
 {
@@ -257,6 +260,7 @@ int cmd_export(int argc, char *argv[])
 		{ "system-map", required_argument, NULL, 's' },
 		{ "strip", required_argument, NULL, OPT_STRIP },
 		{ "output", required_argument, NULL, 'o' },
+		{ "follow-symlinks", no_argument, NULL, OPT_FOLLOW_SYMLINKS },
 		{ "ima-log", required_argument, NULL, OPT_IMA_LOG },
 		{ "boot-aggregate", required_argument, NULL, OPT_BOOT_AGGREGATE },
 		{ "log-hash-alg", required_argument, NULL, OPT_LOG_HASH_ALG },
@@ -285,6 +289,7 @@ int cmd_export(int argc, char *argv[])
 		case 's': map = optarg; break;
 		case OPT_STRIP: o.strip = optarg; break;
 		case 'o': output = optarg; break;
+		case OPT_FOLLOW_SYMLINKS: o.out_flags |= OUT_FOLLOW_SYMLINKS; break;
 		case OPT_IMA_LOG:
 			if (!add_arg(o.ima_logs, &o.n_ima_logs, optarg))
 				why = "too many --ima-log";

@@ -42,6 +42,8 @@ static void usage(FILE *fp)
 		"      --strip=PROGRAM   strip program for the stripped form of module\n"
 		"                        files (default $STRIP or strip)\n"
 		"  -o, --output=FILE     write FILE atomically instead of standard output\n"
+		"      --follow-symlinks if FILE is a symbolic link, replace its target\n"
+		"                        (without it, a link at FILE is refused)\n"
 		"  -h, --help            show this help\n\n"
 		"Exit status: 0 written, 2 error (a missing or unreadable module, named).\n"
 		"See modhash-generate(1).\n");
@@ -57,6 +59,7 @@ struct generate {
 	size_t n, cap;
 	/* With a text format: the file behind each digest, for the output. */
 	bool named;
+	unsigned int out_flags;		/* out_open()'s */
 	struct digest_names names;
 	char **paths;			/* the names' paths, owned here */
 	size_t n_paths;
@@ -415,7 +418,7 @@ static int write_list(struct generate *g, const char *output,
 		return -1;
 	}
 	digest_names_sort(&g->names);
-	fp = out_open(&out, output);
+	fp = out_open(&out, output, g->out_flags);
 	if (fp && list_output_write(fp, fmt, &al, g->named ? &g->names : NULL)) {
 		fail_at(output, "cannot write the output");
 		out_abort(&out);
@@ -434,6 +437,7 @@ int cmd_generate(int argc, char *argv[])
 		{ "format", required_argument, NULL, 'f' },
 		{ "strip", required_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "follow-symlinks", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -450,6 +454,7 @@ int cmd_generate(int argc, char *argv[])
 		case 'a': algo = optarg; break;
 		case 'f': format = optarg; break;
 		case 'o': output = optarg; break;
+		case 'L': g.out_flags |= OUT_FOLLOW_SYMLINKS; break;
 		case 'S': g.strip = optarg; break;
 		case 'F':
 			if (parse_forms(optarg, &g.forms)) {

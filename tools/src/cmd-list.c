@@ -29,6 +29,8 @@ static void usage(FILE *fp)
 		"                        System.map next to it)\n"
 		"      --strip=PROGRAM   strip program for --modules (default $STRIP or strip)\n"
 		"  -o, --output=FILE     write FILE atomically instead of standard output\n"
+		"      --follow-symlinks if FILE is a symbolic link, replace its target\n"
+		"                        (without it, a link at FILE is refused)\n"
 		"  -h, --help            show this help\n\n"
 		"Exit status: 0 listed, 2 error.  See modhash-list(1).\n");
 }
@@ -41,6 +43,7 @@ int cmd_list(int argc, char *argv[])
 		{ "system-map", required_argument, NULL, 's' },
 		{ "strip", required_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "follow-symlinks", no_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -51,6 +54,7 @@ int cmd_list(int argc, char *argv[])
 	struct out_file out;
 	enum list_format fmt;
 	FILE *fp;
+	unsigned int out_flags = 0;
 	int c, ret = EXIT_ERROR;
 
 	optind = 1;
@@ -61,6 +65,7 @@ int cmd_list(int argc, char *argv[])
 		case 's': map = optarg; break;
 		case 'S': strip = optarg; break;
 		case 'o': output = optarg; break;
+		case 'L': out_flags |= OUT_FOLLOW_SYMLINKS; break;
 		case 'h': usage(stdout); return EXIT_ACCEPTED;
 		default: usage(stderr); return EXIT_ERROR;
 		}
@@ -77,7 +82,7 @@ int cmd_list(int argc, char *argv[])
 	names.digest_size = al.digest_size;
 	if (modules && digest_names_build(&al, modules, strip, &names))
 		goto out;
-	fp = out_open(&out, output);
+	fp = out_open(&out, output, out_flags);
 	if (!fp)
 		goto out;
 	if (list_output_write(fp, fmt, &al, modules ? &names : NULL)) {

@@ -196,7 +196,62 @@ int read_whole_file(const char *path, const struct input_kind *kind,
 	return ret;
 }
 
-FILE *out_open(struct out_file *out, const char *path)
+/* The mode a new file gets: 0666 less the process's umask. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(077);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/*
+ * The file OUT_OPEN writes for PATH: PATH itself, or with
+ * OUT_FOLLOW_SYMLINKS the file a symbolic link at PATH leads to (which
+ * must exist).  Never a symbolic link nor anything but a regular file,
+ * which rename() would replace.  Malloc'ed, or NULL after fail_at().
+ */
+static char *output_target(const char *path, unsigned int flags)
+{
+	struct stat st;
+	char *target;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return strdup(path);
+		fail_at(path, "cannot stat: %s", strerror(errno));
+		return NULL;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		if (!(flags & OUT_FOLLOW_SYMLINKS)) {
+			fail_at(path, "is a symbolic link: not written through "
+				"(--follow-symlinks writes its target)");
+			return NULL;
+		}
+		target = realpath(path, NULL);
+		if (!target) {
+			fail_at(path, "cannot follow the symbolic link: %s",
+				strerror(errno));
+			return NULL;
+		}
+		if (stat(target, &st)) {
+			fail_at(target, "cannot stat: %s", strerror(errno));
+			free(target);
+			return NULL;
+		}
+	} else {
+		target = strdup(path);
+	}
+	if (target && !S_ISREG(st.st_mode)) {
+		fail_at(path, "not a regular file (%s): not replaced",
+			file_type(st.st_mode));
+		free(target);
+		return NULL;
+	}
+	return target;
+}
+
+FILE *out_open(struct out_file *out, const char *path, unsigned int flags)
 {
 	int fd;
 
@@ -205,14 +260,16 @@ FILE *out_open(struct out_file *out, const char *path)
 		out->fp = stdout;
 		return out->fp;
 	}
-	out->path = strdup(path);
-	out->tmp = malloc(strlen(path) + sizeof(".XXXXXX"));
-	if (!out->path || !out->tmp) {
+	out->path = output_target(path, flags);
+	if (!out->path)
+		return NULL;
+	out->tmp = malloc(strlen(out->path) + sizeof(".XXXXXX"));
+	if (!out->tmp) {
 		fail_at(path, "out of memory");
 		out_abort(out);
 		return NULL;
 	}
-	strcpy(out->tmp, path);
+	strcpy(out->tmp, out->path);
 	strcat(out->tmp, ".XXXXXX");
 	fd = mkstemp(out->tmp);
 	if (fd < 0) {
@@ -220,6 +277,13 @@ FILE *out_open(struct out_file *out, const char *path)
 			strerror(errno));
 		free(out->tmp);
 		out->tmp = NULL;
+		out_abort(out);
+		return NULL;
+	}
+	/* mkstemp() makes it 0600; a new output is made as open() would. */
+	if (fchmod(fd, new_file_mode())) {
+		fail_at(out->tmp, "cannot set its mode: %s", strerror(errno));
+		close(fd);
 		out_abort(out);
 		return NULL;
 	}

@@ -57,15 +57,21 @@ int read_whole_file(const char *path, const struct input_kind *kind,
 /*
  * An output file written atomically: to a temporary file in the same
  * directory, renamed over PATH by out_commit() only.  PATH "-" is stdout.
- * out_abort() (or a failing out_commit()) leaves PATH untouched.
+ * out_abort() (or a failing out_commit()) leaves PATH untouched.  The
+ * file gets mode 0666 less the umask, as a file open() creates.  A
+ * symbolic link at PATH is refused, or with OUT_FOLLOW_SYMLINKS its
+ * target (which must exist) is replaced instead; anything else that is
+ * not a regular file (a device, a directory) is refused.
  */
+#define OUT_FOLLOW_SYMLINKS	1u
+
 struct out_file {
 	FILE *fp;
 	char *path;	/* NULL for stdout */
 	char *tmp;
 };
 
-FILE *out_open(struct out_file *out, const char *path);
+FILE *out_open(struct out_file *out, const char *path, unsigned int flags);
 int out_commit(struct out_file *out);
 void out_abort(struct out_file *out);
 

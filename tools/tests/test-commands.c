@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -20,6 +21,7 @@
 #include "commands.h"
 #include "fixtures.h"
 #include "format.h"
+#include "module-lists.h"
 
 /*
  * Run a command with its standard output in FILE and its standard error
@@ -70,28 +72,13 @@ static const char *p(const char *name)
 /* m.ko, and list.bin holding its digest and another; other.bin: not it. */
 static int setup(void **state)
 {
-	unsigned char d[2][32] = { { 0 } }, *mod;
-	struct allowlist al, other;
-	size_t len;
-
 	(void)state;
 	strcpy(dir, fixture_start());
-	if (fixture_sh("printf 'int f(void) { return 2; }' > m.c && "
-		       "cc -c -o m.ko m.c && cp m.ko t.ko && "
+	if (make_module_lists(NULL, NULL) ||
+	    fixture_sh("cp m.ko t.ko && "
 		       "printf x | dd of=t.ko bs=1 seek=80 conv=notrunc 2>/dev/null && "
 		       "xz -c m.ko > m.ko.xz"))
 		return -1;
-	mod = fixture_read("m.ko", &len);
-	if (!mod || allowlist_build(HASH_ALGO_SHA256, d[1], 1, &other))
-		return -1;
-	if (allowlist_digest(&other, mod, len, d[0]) ||
-	    allowlist_build(HASH_ALGO_SHA256, &d[0][0], 2, &al) ||
-	    fixture_write("list.bin", al.blob, al.blob_len) ||
-	    fixture_write("other.bin", other.blob, other.blob_len))
-		return -1;
-	free(mod);
-	allowlist_free(&al);
-	allowlist_free(&other);
 	return 0;
 }
 
@@ -161,6 +148,50 @@ static void test_export(void **state)
 			     p("tree"), p("list.bin"), NULL), 2);
 }
 
+/*
+ * -o files: made with mode 0666 less the umask, like any new file; a
+ * symbolic link at the path is refused (the link and its target stay as
+ * they were) unless --follow-symlinks, which replaces the target and
+ * keeps the link; a device is never replaced.
+ */
+static void test_output_files(void **state)
+{
+	mode_t saved = umask(022);
+
+	(void)state;
+	assert_int_equal(run(cmd_list, "out", "list", "-f", "raw", "-o",
+			     p("o644"), p("list.bin"), NULL), 0);
+	assert_int_equal(fixture_sh("test \"$(stat -c %%a o644)\" = 644 && "
+				    "cmp o644 list.bin"), 0);
+	umask(027);
+	assert_int_equal(run(cmd_generate, "out", "generate", "-o", p("o640"),
+			     p("m.ko"), NULL), 0);
+	assert_int_equal(fixture_sh("test \"$(stat -c %%a o640)\" = 640"), 0);
+	umask(022);
+	assert_int_equal(fixture_sh("mkdir -p tree2/kernel && cp m.ko tree2/kernel/ && "
+				    "echo keep > target && ln -sf target link"), 0);
+	assert_int_equal(run(cmd_export, "out", "export", "-f", "sha256sum",
+			     "-m", p("tree2"), "-o", p("link"), p("list.bin"),
+			     NULL), 2);
+	assert_int_equal(fixture_sh("test -L link && test \"$(cat target)\" = keep && "
+				    "grep -q '^modhash: .*/link: is a symbolic link' err && "
+				    "test $(wc -l < err) = 1 && ! ls link.* target.* 2>/dev/null"), 0);
+	assert_int_equal(run(cmd_list, "out", "list", "-f", "raw", "-o",
+			     p("link"), p("list.bin"), NULL), 2);
+	assert_int_equal(run(cmd_generate, "out", "generate", "-o", p("link"),
+			     p("m.ko"), NULL), 2);
+	assert_int_equal(fixture_sh("test -L link && test \"$(cat target)\" = keep"), 0);
+	assert_int_equal(run(cmd_list, "out", "list", "-f", "raw",
+			     "--follow-symlinks", "-o", p("link"), p("list.bin"),
+			     NULL), 0);
+	assert_int_equal(fixture_sh("test -L link && cmp target list.bin && "
+				    "test \"$(stat -c %%a target)\" = 644"), 0);
+	assert_int_equal(run(cmd_list, "out", "list", "-f", "raw", "-o",
+			     "/dev/null", p("list.bin"), NULL), 2);
+	assert_int_equal(fixture_sh("grep -q '^modhash: /dev/null: not a regular file' err"), 0);
+	umask(saved);
+}
+
 /* ERR is exactly the line "modhash: FILE: not a regular file (TYPE)". */
 static int refused(const char *file, const char *type)
 {
@@ -218,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_help_everywhere),
 		cmocka_unit_test(test_endless_inputs),
+		cmocka_unit_test(test_output_files),
 	};
 
 	return cmocka_run_group_tests(tests, setup, fixture_teardown);
