@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "json-out.h"
 #include "kernel-image.h"
@@ -29,16 +30,19 @@ static void usage(FILE *fp)
 		"      --signed-ok       count needs-signature as accepted (the kernel\n"
 		"                        trusts the signer)\n"
 		"      --strip=PROGRAM   strip program (default $STRIP or strip)\n"
-		"  -q, --quiet           print only the modules that are not accepted\n"
 		"  -f, --format=FORMAT   text (default) or json: one document with the\n"
 		"                        same facts\n"
+		"  -q, --quiet           print only the modules that are not accepted, no\n"
+		"                        summary\n"
+		"  -v, --verbose         say which kernel and modules are read\n"
+		"  -V, --version         print the version and the features\n"
 		"  -h, --help            show this help\n\n"
 		"Exit status: 0 all accepted, 1 some not, 2 error.  See modhash-check(1).\n");
 }
 
 struct check_opts {
 	const char *strip;
-	bool signed_ok, quiet;
+	bool signed_ok;
 	json_object *modules;	/* --format=json: the array, else NULL */
 };
 
@@ -94,7 +98,7 @@ static void check_one(const struct allowlist *al, const struct module_entry *e,
 		hex_encode(a.loaded, al->digest_size, hex);
 	}
 	verdict_tally_add(tally, a.verdict);
-	if (o->quiet && verdict_accepted(a.verdict, o->signed_ok))
+	if (verbosity < VERBOSITY_NORMAL && verdict_accepted(a.verdict, o->signed_ok))
 		return;
 	if (o->modules) {
 		json_object_array_add(o->modules, json_module(
@@ -116,40 +120,34 @@ int cmd_check(int argc, char *argv[])
 		{ "system-map", required_argument, NULL, 's' },
 		{ "signed-ok", no_argument, NULL, 'G' },
 		{ "strip", required_argument, NULL, 'S' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_COMMON_OPTIONS,
 	};
-	struct check_opts o = { module_strip_program(), false, false, NULL };
+	struct check_opts o = { module_strip_program(), false, NULL };
 	const char *kernel = RUNNING_KERNEL, *map = NULL;
 	struct verdict_tally tally;
 	struct module_list list;
 	struct allowlist al;
 	size_t i, v;
 	bool json = false;
-	int c, status;
+	int c, status = EXIT_ERROR;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "k:s:qf:h", options, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "k:s:f:", options, usage,
+				&status)) != -1) {
 		switch (c) {
+		case CLI_STOP: return status;
 		case 'k': kernel = optarg; break;
 		case 's': map = optarg; break;
 		case 'G': o.signed_ok = true; break;
 		case 'S': o.strip = optarg; break;
-		case 'q': o.quiet = true; break;
 		case 'f':
 			if (json_out_format(optarg, &json))
 				return EXIT_ERROR;
 			break;
-		case 'h': usage(stdout); return EXIT_ACCEPTED;
-		default: usage(stderr); return EXIT_ERROR;
 		}
 	}
-	if (optind == argc) {
-		usage(stderr);
-		return EXIT_ERROR;
-	}
+	if (optind == argc)
+		return usage_error("missing FILE|DIR: the module files to check");
 	if (kernel_allowlist_load_map(kernel, map, &al))
 		return EXIT_ERROR;
 	memset(&list, 0, sizeof(list));
@@ -159,22 +157,24 @@ int cmd_check(int argc, char *argv[])
 	for (; optind < argc; optind++)
 		if (module_list_add(&list, argv[optind]))
 			tally.error = true;
+	verbose("%zu module file%s to check%s", list.n, list.n == 1 ? "" : "s",
+		o.signed_ok ? ", needs-signature counted as accepted" : "");
 	for (i = 0; i < list.n; i++)
 		check_one(&al, &list.v[i], &o, &tally);
 	status = verdict_tally_exit(&tally, o.signed_ok);
 	if (json) {
 		if (print_json(&al, kernel, &tally, o.modules, status))
 			status = EXIT_ERROR;
-	} else {
+	} else if (verbosity >= VERBOSITY_NORMAL) {
 		printf("# %zu module%s:", list.n, list.n == 1 ? "" : "s");
 		for (v = 0; v <= VERDICT_MISSING; v++)
 			if (tally.count[v])
 				printf(" %zu %s", tally.count[v],
 				       verdict_name((enum verdict)v));
 		printf("\n");
-		if (fflush(stdout))
-			status = EXIT_ERROR;
 	}
+	if (!json && fflush(stdout))
+		status = EXIT_ERROR;
 	module_list_free(&list);
 	allowlist_free(&al);
 	return status;

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "json-out.h"
 #include "kernel-image.h"
@@ -24,6 +25,9 @@ static void usage(FILE *fp)
 		"      --strip=PROGRAM   strip program (default $STRIP or strip)\n"
 		"  -f, --format=FORMAT   text (default) or json: one document with the\n"
 		"                        same facts\n"
+		"  -q, --quiet           print only the differences, no summary\n"
+		"  -v, --verbose         say which kernels and module trees are read\n"
+		"  -V, --version         print the version and the features\n"
 		"  -h, --help            show this help\n\n"
 		"Exit status: 0 identical, 1 different, 2 error.  See modhash-diff(1).\n");
 }
@@ -118,6 +122,8 @@ static int load_side(struct side *s, const char *strip)
 	if (s->modules && digest_names_build(&s->al, s->modules, strip,
 					     &s->names))
 		return -1;
+	if (s->modules)
+		verbose("%s: module files named from %s", s->kernel, s->modules);
 	return 0;
 }
 
@@ -130,21 +136,21 @@ int cmd_diff(int argc, char *argv[])
 		{ "system-map-b", required_argument, NULL, 'B' },
 		{ "strip", required_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_COMMON_OPTIONS,
 	};
 	struct side a, b;
 	struct printer p = { &a, &b, NULL, NULL };
 	const char *strip = module_strip_program();
 	struct list_diff d;
-	int c, ret = EXIT_ERROR;
+	int c, ret = EXIT_ERROR, status;
 	bool json = false;
 
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", options, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "f:", options, usage,
+				&status)) != -1) {
 		switch (c) {
+		case CLI_STOP: return status;
 		case 'a': a.modules = optarg; break;
 		case 'b': b.modules = optarg; break;
 		case 'A': a.map = optarg; break;
@@ -154,14 +160,15 @@ int cmd_diff(int argc, char *argv[])
 			if (json_out_format(optarg, &json))
 				return EXIT_ERROR;
 			break;
-		case 'h': usage(stdout); return EXIT_ACCEPTED;
-		default: usage(stderr); return EXIT_ERROR;
 		}
 	}
-	if (optind != argc - 2) {
-		usage(stderr);
-		return EXIT_ERROR;
-	}
+	if (optind == argc)
+		return usage_error("missing KERNEL_A and KERNEL_B");
+	if (optind == argc - 1)
+		return usage_error("missing KERNEL_B");
+	if (optind < argc - 2)
+		return usage_error("too many arguments: '%s' after KERNEL_B",
+				   argv[optind + 2]);
 	a.kernel = argv[optind];
 	b.kernel = argv[optind + 1];
 	if (load_side(&a, strip) || load_side(&b, strip))
@@ -177,6 +184,8 @@ int cmd_diff(int argc, char *argv[])
 			ret = EXIT_ERROR;
 		goto out;
 	}
+	if (verbosity < VERBOSITY_NORMAL)
+		goto flush;
 	if (!d.comparable)
 		printf("# A uses %s and B %s: no digest can be common\n",
 		       hash_algo_name(a.al.algo), hash_algo_name(b.al.algo));
@@ -184,6 +193,7 @@ int cmd_diff(int argc, char *argv[])
 	       b.kernel, b.al.count);
 	printf("# added %u, removed %u, common %u\n", d.added, d.removed,
 	       d.common);
+flush:
 	if (fflush(stdout))
 		ret = EXIT_ERROR;
 out:

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "boot-aggregate.h"
 #include "export-policy.h"
@@ -40,6 +41,9 @@ static void usage(FILE *fp)
 		"  -o, --output=FILE     write FILE atomically instead of standard output\n"
 		"      --follow-symlinks if FILE is a symbolic link, replace its target\n"
 		"                        (without it, a link at FILE is refused)\n"
+		"  -q, --quiet           no warnings that leave the exit status at 0\n"
+		"  -v, --verbose         say what is read, exported and written\n"
+		"  -V, --version         print the version and the features\n"
 		"  -h, --help            show this help\n\n"
 		"For --format=keylime:\n"
 		"      --ima-log=FILE    take the boot_aggregate from this IMA list\n"
@@ -182,6 +186,8 @@ static void warn_boot_aggregate(json_object *policy)
 	if (json_object_object_get_ex(policy, "digests", &digests) &&
 	    json_object_object_get_ex(digests, BOOT_AGGREGATE_NAME, &x))
 		return;
+	if (verbosity < VERBOSITY_NORMAL)
+		return;
 	fail_at(NULL, "warning: no boot_aggregate (--ima-log, --boot-aggregate): "
 		"Keylime refuses the list's first entry unless a measured-boot "
 		"policy gives it one");
@@ -265,8 +271,7 @@ int cmd_export(int argc, char *argv[])
 		{ "boot-aggregate", required_argument, NULL, OPT_BOOT_AGGREGATE },
 		{ "log-hash-alg", required_argument, NULL, OPT_LOG_HASH_ALG },
 		{ "base", required_argument, NULL, OPT_BASE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_COMMON_OPTIONS,
 	};
 	struct export_opts o = { .strip = module_strip_program(), .ima_algo = -1 };
 	const char *format = NULL, *output = "-", *map = NULL, *ima = "sha256";
@@ -277,11 +282,12 @@ int cmd_export(int argc, char *argv[])
 	struct allowlist al;
 	char *prefix = NULL;
 	size_t i, n = 0;
-	int c, ret = EXIT_ERROR, refused = 0;
+	int c, ret = EXIT_ERROR, refused = 0, status;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:p:s:o:h", options, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "f:m:p:s:o:", options, usage,
+				&status)) != -1) {
 		switch (c) {
+		case CLI_STOP: return status;
 		case 'f': format = optarg; break;
 		case 'm': o.modules = optarg; break;
 		case 'p': o.prefix = optarg; break;
@@ -300,24 +306,28 @@ int cmd_export(int argc, char *argv[])
 			break;
 		case OPT_LOG_HASH_ALG: o.log_hash_alg = optarg; break;
 		case OPT_BASE: o.base = optarg; break;
-		case 'h': usage(stdout); return EXIT_ACCEPTED;
-		default: usage(stderr); return EXIT_ERROR;
 		}
 	}
 	o.ima_algo = hash_algo_by_name(ima);
 	o.keylime = format && !strcmp(format, "keylime");
 	if (!why)
 		why = keylime_usage(&o);
-	if (why || optind != argc - 1 || !format || !o.modules ||
-	    o.ima_algo < 0 ||
-	    (strcmp(format, "sha256sum") && strcmp(format, "keylime"))) {
-		if (o.ima_algo < 0)
-			fail_at(NULL, "unknown hash algorithm '%s'", ima);
-		if (why)
-			fail_at(NULL, "%s", why);
-		usage(stderr);
-		return EXIT_ERROR;
-	}
+	if (why)
+		return usage_error("%s", why);
+	if (!format)
+		return usage_error("missing --format (sha256sum or keylime)");
+	if (strcmp(format, "sha256sum") && !o.keylime)
+		return usage_error("unknown format '%s' (sha256sum or keylime)",
+				   format);
+	if (!o.modules)
+		return usage_error("missing --modules DIR");
+	if (o.ima_algo < 0)
+		return usage_error("--ima-hash: unknown hash algorithm '%s'", ima);
+	if (optind == argc)
+		return usage_error("missing KERNEL");
+	if (optind < argc - 1)
+		return usage_error("too many arguments: '%s' after KERNEL",
+				   argv[optind + 1]);
 	memset(&list, 0, sizeof(list));
 	memset(&in, 0, sizeof(in));
 	if (o.keylime && keylime_inputs(&o, &in)) {
@@ -347,8 +357,12 @@ int cmd_export(int argc, char *argv[])
 		if (v[n].path)
 			n++;
 	}
+	verbose("%s: %zu module files, %zu exported under %s", o.modules,
+		list.n, n, prefix);
 	if (write_output(output, &al, v, n, &o, &in))
 		goto out;
+	verbose("%s: written as %s", strcmp(output, "-") ? output : "(stdout)",
+		format);
 	ret = refused ? EXIT_REFUSED : EXIT_ACCEPTED;
 out:
 	for (i = 0; v && i < n; i++)

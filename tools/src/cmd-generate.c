@@ -15,6 +15,7 @@
 
 #include <linux/hash_info.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "format.h"
 #include "kbuild-order.h"
@@ -44,6 +45,9 @@ static void usage(FILE *fp)
 		"  -o, --output=FILE     write FILE atomically instead of standard output\n"
 		"      --follow-symlinks if FILE is a symbolic link, replace its target\n"
 		"                        (without it, a link at FILE is refused)\n"
+		"  -q, --quiet           nothing but the list and errors (the default)\n"
+		"  -v, --verbose         say what each SOURCE is and what is written\n"
+		"  -V, --version         print the version and the features\n"
 		"  -h, --help            show this help\n\n"
 		"Exit status: 0 written, 2 error (a missing or unreadable module, named).\n"
 		"See modhash-generate(1).\n");
@@ -367,9 +371,10 @@ modules:
 /*
  * The algorithm: --algo, else the CONFIG_MODULE_HASHES_ALGO of the first
  * kernel build among the sources, else the kernel's default, sha256.
+ * An unknown one is -1, said on stderr if TELL.
  */
 static int choose_algo(const char *algo_arg, const struct source *sources,
-		       size_t n)
+		       size_t n, bool tell)
 {
 	const char *name = algo_arg ? algo_arg : "sha256";
 	char value[32];
@@ -390,8 +395,9 @@ static int choose_algo(const char *algo_arg, const struct source *sources,
 	id = hash_algo_by_name(name);
 	if (id != HASH_ALGO_SHA256 && id != HASH_ALGO_SHA384 &&
 	    id != HASH_ALGO_SHA512) {
-		fail_at(NULL, "unknown digest algorithm '%s' (sha256, sha384, sha512)",
-			name);
+		if (tell)
+			fail_at(NULL, "unknown digest algorithm '%s' (sha256, sha384, sha512)",
+				name);
 		return -1;
 	}
 	return id;
@@ -423,6 +429,8 @@ static int write_list(struct generate *g, const char *output,
 		fail_at(output, "cannot write the output");
 		out_abort(&out);
 	} else if (fp && !out_commit(&out)) {
+		verbose("%s: %zu %s digests", strcmp(output, "-") ? output :
+			"(stdout)", n, hash_algo_name(g->hasher.algo));
 		ret = 0;
 	}
 	allowlist_free(&al);
@@ -438,47 +446,41 @@ int cmd_generate(int argc, char *argv[])
 		{ "strip", required_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "follow-symlinks", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_COMMON_OPTIONS,
 	};
 	struct generate g = { .strip = module_strip_program() };
 	const char *algo = NULL, *format = "raw", *output = "-";
 	struct source *sources;
 	enum list_format fmt;
-	int c, id, ret = EXIT_ERROR;
+	int c, id, ret = EXIT_ERROR, status;
 	size_t i, n;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:f:o:h", options, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "a:f:o:", options, usage,
+				&status)) != -1) {
 		switch (c) {
+		case CLI_STOP: return status;
 		case 'a': algo = optarg; break;
 		case 'f': format = optarg; break;
 		case 'o': output = optarg; break;
 		case 'L': g.out_flags |= OUT_FOLLOW_SYMLINKS; break;
 		case 'S': g.strip = optarg; break;
 		case 'F':
-			if (parse_forms(optarg, &g.forms)) {
-				fail_at(NULL, "unknown forms '%s' (built, stripped, built,stripped)",
-					optarg);
-				return EXIT_ERROR;
-			}
+			if (parse_forms(optarg, &g.forms))
+				return usage_error("unknown forms '%s' (built, stripped, built,stripped)",
+						   optarg);
 			break;
-		case 'h': usage(stdout); return EXIT_ACCEPTED;
-		default: usage(stderr); return EXIT_ERROR;
 		}
 	}
-	if (optind == argc) {
-		fail_at(NULL, "no SOURCE: a modules.order, a module file or a directory (try --help)");
-		return EXIT_ERROR;
-	}
-	if (list_format_parse(format, &fmt)) {
-		fail_at(NULL, "unknown format '%s' (raw, hex, sha256sum, json)", format);
-		return EXIT_ERROR;
-	}
-	if (fmt == LIST_RAW && !strcmp(output, "-") && isatty(STDOUT_FILENO)) {
-		fail_at(NULL, "the raw list is binary and standard output is a terminal: give -o FILE or --format=hex");
-		return EXIT_ERROR;
-	}
+	if (algo && choose_algo(algo, NULL, 0, false) < 0)
+		return usage_error("unknown digest algorithm '%s' (sha256, sha384, sha512)",
+				   algo);
+	if (optind == argc)
+		return usage_error("missing SOURCE: a modules.order, a module file or a directory");
+	if (list_format_parse(format, &fmt))
+		return usage_error("unknown format '%s' (raw, hex, sha256sum, json)",
+				   format);
+	if (fmt == LIST_RAW && !strcmp(output, "-") && isatty(STDOUT_FILENO))
+		return usage_error("the raw list is binary and standard output is a terminal: give -o FILE or --format=hex");
 	n = (size_t)(argc - optind);
 	sources = calloc(n, sizeof(*sources));
 	if (!sources) {
@@ -488,7 +490,7 @@ int cmd_generate(int argc, char *argv[])
 	for (i = 0; i < n; i++)
 		if (find_build(argv[optind + i], &sources[i]))
 			goto out;
-	id = choose_algo(algo, sources, n);
+	id = choose_algo(algo, sources, n, true);
 	if (id < 0)
 		goto out;
 	g.hasher.algo = (unsigned int)id;
@@ -498,8 +500,13 @@ int cmd_generate(int argc, char *argv[])
 	for (i = 0; i < n; i++) {
 		const struct source *s = &sources[i];
 
+		size_t before = g.n;
+
 		if (s->order ? add_build(&g, s) : add_modules(&g, s->arg))
 			goto out;
+		verbose("%s: %s, %zu digest%s", s->arg,
+			s->order ? "a kernel build's modules.order" :
+			"module files", g.n - before, g.n - before == 1 ? "" : "s");
 	}
 	if (!write_list(&g, output, fmt))
 		ret = EXIT_ACCEPTED;

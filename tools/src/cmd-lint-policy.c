@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "policy.h"
 #include "util.h"
@@ -18,8 +19,12 @@ static void usage(FILE *fp)
 		"Check IMA policy files against the policy grammar of Linux 6.12 and\n"
 		"warn about rules that make the built-in module allowlist useless or\n"
 		"unsafe.  Prints FILE:LINE:COLUMN: error|warning: MESSAGE.\n\n"
-		"  -e, --errors-only  do not print or count warnings\n"
-		"  -h, --help         this help\n\n"
+		"  -e, --errors-only     do not print or count warnings\n"
+		"  -q, --quiet           the same output: each line explains the exit\n"
+		"                        status (the default)\n"
+		"  -v, --verbose         a line for each file: its rules, errors, warnings\n"
+		"  -V, --version         print the version and the features\n"
+		"  -h, --help            show this help\n\n"
 		"Exit status: 0 clean, 1 warnings only, 2 errors (the kernel would\n"
 		"refuse the policy) or a file that cannot be read.\n");
 }
@@ -61,6 +66,10 @@ static int lint_file(const char *path, bool errors_only)
 		printf("%s:%u:%u: %s: %s\n", path, d->line, d->column,
 		       d->warning ? "warning" : "error", d->message);
 	}
+	verbose("%s: %zu rule%s, %zu error%s, %zu warning%s%s", path, p.n_rules,
+		p.n_rules == 1 ? "" : "s", p.errors, p.errors == 1 ? "" : "s",
+		p.warnings, p.warnings == 1 ? "" : "s",
+		errors_only && p.warnings ? " (not counted: --errors-only)" : "");
 	rc = p.errors ? EXIT_ERROR :
 	     p.warnings && !errors_only ? EXIT_REFUSED : EXIT_ACCEPTED;
 	policy_free(&p);
@@ -72,29 +81,22 @@ int cmd_lint_policy(int argc, char *argv[])
 {
 	static const struct option options[] = {
 		{ "errors-only", no_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_COMMON_OPTIONS,
 	};
 	bool errors_only = false;
 	int c, rc = EXIT_ACCEPTED;
 
-	while ((c = getopt_long(argc, argv, "eh", options, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "e", options, usage, &rc)) != -1) {
 		switch (c) {
+		case CLI_STOP:
+			return rc;
 		case 'e':
 			errors_only = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_ACCEPTED;
-		default:
-			usage(stderr);
-			return EXIT_ERROR;
 		}
 	}
-	if (optind == argc) {
-		fail_at(NULL, "no policy file (try --help)");
-		return EXIT_ERROR;
-	}
+	if (optind == argc)
+		return usage_error("missing FILE: the policy to check");
 	for (; optind < argc; optind++) {
 		int file_rc = lint_file(argv[optind], errors_only);
 

@@ -9,6 +9,7 @@
 #include <linux/module_hashes.h>
 
 #include "allowlist-text.h"
+#include "cli.h"
 #include "commands.h"
 #include "kernel-image.h"
 #include "list-output.h"
@@ -31,6 +32,9 @@ static void usage(FILE *fp)
 		"  -o, --output=FILE     write FILE atomically instead of standard output\n"
 		"      --follow-symlinks if FILE is a symbolic link, replace its target\n"
 		"                        (without it, a link at FILE is refused)\n"
+		"  -q, --quiet           nothing but the list and errors (the default)\n"
+		"  -v, --verbose         say what is read and written, on standard error\n"
+		"  -V, --version         print the version and the features\n"
 		"  -h, --help            show this help\n\n"
 		"Exit status: 0 listed, 2 error.  See modhash-list(1).\n");
 }
@@ -44,8 +48,7 @@ int cmd_list(int argc, char *argv[])
 		{ "strip", required_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "follow-symlinks", no_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_COMMON_OPTIONS,
 	};
 	const char *format = "hex", *modules = NULL, *map = NULL;
 	const char *strip = module_strip_program(), *output = "-";
@@ -55,27 +58,28 @@ int cmd_list(int argc, char *argv[])
 	enum list_format fmt;
 	FILE *fp;
 	unsigned int out_flags = 0;
-	int c, ret = EXIT_ERROR;
+	int c, ret = EXIT_ERROR, status;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:s:o:h", options, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "f:m:s:o:", options, usage,
+				&status)) != -1) {
 		switch (c) {
+		case CLI_STOP: return status;
 		case 'f': format = optarg; break;
 		case 'm': modules = optarg; break;
 		case 's': map = optarg; break;
 		case 'S': strip = optarg; break;
 		case 'o': output = optarg; break;
 		case 'L': out_flags |= OUT_FOLLOW_SYMLINKS; break;
-		case 'h': usage(stdout); return EXIT_ACCEPTED;
-		default: usage(stderr); return EXIT_ERROR;
 		}
 	}
-	if (optind != argc - 1 || list_format_parse(format, &fmt)) {
-		if (optind == argc - 1)
-			fail_at(NULL, "unknown format '%s'", format);
-		usage(stderr);
-		return EXIT_ERROR;
-	}
+	if (optind == argc)
+		return usage_error("missing KERNEL");
+	if (optind < argc - 1)
+		return usage_error("too many arguments: '%s' after KERNEL",
+				   argv[optind + 1]);
+	if (list_format_parse(format, &fmt))
+		return usage_error("unknown format '%s' (hex, sha256sum, json, raw)",
+				   format);
 	if (kernel_allowlist_load_map(argv[optind], map, &al))
 		return EXIT_ERROR;
 	memset(&names, 0, sizeof(names));
@@ -90,8 +94,11 @@ int cmd_list(int argc, char *argv[])
 		out_abort(&out);
 		goto out;
 	}
-	if (!out_commit(&out))
+	if (!out_commit(&out)) {
+		verbose("%s: %u digests as %s", strcmp(output, "-") ? output :
+			"(stdout)", al.count, format);
 		ret = EXIT_ACCEPTED;
+	}
 out:
 	digest_names_free(&names);
 	allowlist_free(&al);

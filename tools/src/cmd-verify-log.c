@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "ima-ascii.h"
 #include "ima-log.h"
@@ -43,7 +44,7 @@ static void usage(FILE *fp)
 		"                        System.map next to KERNEL)\n"
 		"  -b, --bank ALGO       the PCR bank LOG must be of (sha1, sha256, ...);\n"
 		"                        default: the bank its entries are of\n"
-		"  -p, --pcrs [ALGO,]FILE  quoted PCRs in evmctl's --pcrs form (\"PCR-10: HEX\"\n"
+		"      --pcrs [ALGO,]FILE  quoted PCRs in evmctl's --pcrs form (\"PCR-10: HEX\"\n"
 		"                        lines), for bank ALGO (default sha1, as evmctl);\n"
 		"                        repeat for more banks, the one of LOG is used\n"
 		"      --pcr10 HEX|FILE  the quoted PCR 10 of LOG's bank, as hex or as a\n"
@@ -69,11 +70,17 @@ static void usage(FILE *fp)
 		"                        ima-modsig): DER, DER ones after another (a\n"
 		"                        kernel's built-in certificate list) or PEM;\n"
 		"                        repeatable\n"
-		"  -m, --module-path PREFIX  a path prefix under which files are modules\n"
+		"      --module-path PREFIX  a path prefix under which files are modules\n"
 		"                        (repeatable; default /lib/modules/ and\n"
 		"                        /usr/lib/modules/; *.ko[.xz|.zst|.gz] always are)\n"
 		"  -f, --format FORMAT   text (default) or json\n"
-		"  -h, --help            this help\n\n"
+		"  -q, --quiet           print only what makes the exit status 1: the\n"
+		"                        offending entries, a PCR that does not match\n"
+		"  -v, --verbose         say what is read and decided, on standard error\n"
+		"  -V, --version         print the version and the features\n"
+		"  -h, --help            show this help\n\n"
+		"-p (--pcrs) and -m (--module-path) are gone: -p and -m mean --prefix\n"
+		"and --modules in the other commands (modhash(1), OPTIONS).\n"
 		"Exit status: 0 all accepted, 1 offending entries or PCR mismatch, 2 error.\n");
 }
 
@@ -96,7 +103,7 @@ static int add_arg(const char **list, size_t *n, size_t max, const char *arg,
 		   const char *option)
 {
 	if (*n == max) {
-		fail_at(NULL, "more than %zu %s", max, option);
+		usage_error("more than %zu %s", max, option);
 		return -1;
 	}
 	list[(*n)++] = arg;
@@ -106,7 +113,7 @@ static int add_arg(const char **list, size_t *n, size_t max, const char *arg,
 /* The quote's options (quote-check.h): no short forms. */
 enum {
 	OPT_QUOTE = 0x100, OPT_QUOTE_SIG, OPT_AK_PUB, OPT_AK_NAME, OPT_NONCE,
-	OPT_PCR_VALUES,
+	OPT_PCR_VALUES, OPT_PCRS, OPT_MODULE_PATH,
 };
 
 /* Store the quote option C; false if C is not one. */
@@ -124,13 +131,41 @@ static bool quote_option(int c, const char *arg, struct quote_files *q)
 	return true;
 }
 
-static int parse_args(int argc, char *argv[], struct args *a)
+/* What the options leave wrong: 0, or EXIT_ERROR after a usage error. */
+static int check_args(const struct args *a, int argc, char *argv[])
+{
+	const char *missing = quote_files_any(&a->quote) ?
+			      quote_files_missing(&a->quote) : NULL;
+
+	if (!a->kernel)
+		return usage_error("missing --kernel KERNEL");
+	if (optind == argc)
+		return usage_error("missing LOG");
+	if (optind < argc - 1)
+		return usage_error("too many arguments: '%s' after LOG",
+				   argv[optind + 1]);
+	if (a->reference && a->modules)
+		return usage_error("--reference and --modules exclude each other");
+	if (!!a->pcr10 + !!a->n_pcrs + quote_files_any(&a->quote) > 1)
+		return usage_error("--pcr10, --pcrs and --quote exclude each other");
+	if (missing)
+		return usage_error("checking a quote needs %s too", missing);
+	if (a->bank && !ima_log_bank_size(a->bank))
+		return usage_error("--bank: unknown algorithm %s", a->bank);
+	return 0;
+}
+
+/*
+ * The options and LOG into A: 0, or -1 when the command must return
+ * *STATUS at once (--help, --version, a usage error).
+ */
+static int parse_args(int argc, char *argv[], struct args *a, int *status)
 {
 	static const struct option options[] = {
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "system-map", required_argument, NULL, 's' },
 		{ "bank", required_argument, NULL, 'b' },
-		{ "pcrs", required_argument, NULL, 'p' },
+		{ "pcrs", required_argument, NULL, OPT_PCRS },
 		{ "pcr10", required_argument, NULL, 'P' },
 		{ "quote", required_argument, NULL, OPT_QUOTE },
 		{ "quote-sig", required_argument, NULL, OPT_QUOTE_SIG },
@@ -143,10 +178,9 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		{ "modules", required_argument, NULL, 'M' },
 		{ "ima-hash", required_argument, NULL, 'I' },
 		{ "cert", required_argument, NULL, 'c' },
-		{ "module-path", required_argument, NULL, 'm' },
+		{ "module-path", required_argument, NULL, OPT_MODULE_PATH },
 		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_COMMON_OPTIONS,
 	};
 	int c, rc = 0;
 	char *end;
@@ -154,8 +188,11 @@ static int parse_args(int argc, char *argv[], struct args *a)
 	memset(a, 0, sizeof(*a));
 	a->pcr = 10;
 	a->ima_hash = "sha256";
-	while (!rc && (c = getopt_long(argc, argv, "k:s:b:p:r:c:m:f:h", options,
-				       NULL)) != -1) {
+	*status = EXIT_ERROR;
+	while (!rc && (c = cli_getopt(argc, argv, "k:s:b:r:c:f:", options,
+				      usage, status)) != -1) {
+		if (c == CLI_STOP)
+			return -1;
 		if (quote_option(c, optarg, &a->quote))
 			continue;
 		switch (c) {
@@ -166,14 +203,14 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		case 'r': a->reference = optarg; break;
 		case 'M': a->modules = optarg; break;
 		case 'I': a->ima_hash = optarg; break;
-		case 'p':
+		case OPT_PCRS:
 			rc = add_arg(a->pcrs, &a->n_pcrs, 8, optarg, "--pcrs");
 			break;
 		case 'c':
 			rc = add_arg(a->certs, &a->n_certs, MAX_CERTS, optarg,
 				     "--cert");
 			break;
-		case 'm':
+		case OPT_MODULE_PATH:
 			rc = add_arg(a->prefixes, &a->n_prefixes, MAX_PREFIXES,
 				     optarg, "--module-path");
 			break;
@@ -183,38 +220,14 @@ static int parse_args(int argc, char *argv[], struct args *a)
 		case 'n':
 			a->pcr = (unsigned int)strtoul(optarg, &end, 10);
 			if (*end || !*optarg || a->pcr > IMA_LOG_MAX_PCR) {
-				fail_at(NULL, "--pcr: not a PCR index: %s", optarg);
+				usage_error("--pcr: not a PCR index: %s", optarg);
 				rc = -1;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		default:
-			usage(stderr);
-			return -1;
 		}
 	}
-	if (rc)
+	if (rc || check_args(a, argc, argv))
 		return -1;
-	if (optind != argc - 1 || !a->kernel) {
-		fail_at(NULL, "need --kernel KERNEL and one LOG (try --help)");
-		return -1;
-	}
-	if (a->reference && a->modules) {
-		fail_at(NULL, "--reference and --modules exclude each other");
-		return -1;
-	}
-	if (!!a->pcr10 + !!a->n_pcrs + quote_files_any(&a->quote) > 1) {
-		fail_at(NULL, "--pcr10, --pcrs and --quote exclude each other");
-		return -1;
-	}
-	if (quote_files_any(&a->quote) && quote_files_complete(&a->quote))
-		return -1;
-	if (a->bank && !ima_log_bank_size(a->bank)) {
-		fail_at(NULL, "--bank: unknown algorithm %s", a->bank);
-		return -1;
-	}
 	a->log = argv[optind];
 	return 0;
 }
@@ -226,10 +239,12 @@ static int parse_args(int argc, char *argv[], struct args *a)
 static int read_log(struct args *a, unsigned char **log, size_t *len)
 {
 	const char *bank, *why;
+	bool ascii;
 
 	if (read_whole_file(a->log, &INPUT_IMA_LOG, log, len))
 		return -1;
-	if (ima_ascii_detect(*log, *len)) {
+	ascii = ima_ascii_detect(*log, *len);
+	if (ascii) {
 		struct ima_ascii_error err;
 		unsigned char *bin;
 		size_t bin_len;
@@ -253,6 +268,8 @@ static int read_log(struct args *a, unsigned char **log, size_t *len)
 			bank, a->bank);
 		goto fail;
 	}
+	verbose("%s: %s list, %s bank%s", a->log, ascii ? "an ASCII" : "a binary",
+		bank, a->bank ? " (as --bank says)" : ", told from its entries");
 	a->bank = bank;
 	return 0;
 fail:
@@ -334,12 +351,30 @@ static void print_result(const struct verify_finding *f)
 	printf("\n");
 }
 
+/* -q: only what makes the exit status 1. */
+static void print_refusals(const struct args *a,
+			   const struct verify_report *rep)
+{
+	size_t i;
+
+	if (rep->pcr_checked && !rep->pcr_matched)
+		printf("%s PCR-%02u: the quoted value is never reached\n",
+		       a->bank, a->pcr);
+	for (i = 0; i < rep->n_results; i++)
+		if (rep->results[i].status == VERIFY_OFFENDING)
+			print_result(&rep->results[i]);
+}
+
 static void print_report(const struct args *a, const struct verify_report *rep,
 			 const struct allowlist *al)
 {
 	char hex[2 * IMA_LOG_MAX_DIGEST + 1];
 	size_t i;
 
+	if (verbosity < VERBOSITY_NORMAL) {
+		print_refusals(a, rep);
+		return;
+	}
 	hex_encode(rep->pcr_value, rep->pcr_size, hex);
 	printf("%s PCR-%02u: %s after %zu entries", a->bank, a->pcr, hex,
 	       rep->entries);
@@ -469,7 +504,7 @@ static int print_refused_quote(const struct args *a, const char *line)
 
 	if (!a->json) {
 		printf("%s\n", line);
-		return fflush(stdout) ? -1 : 0;
+		return fflush(stdout);
 	}
 	root = json_object_new_object();
 	json_object_object_add(root, "log", json_object_new_string(a->log));
@@ -494,9 +529,8 @@ int cmd_verify_log(int argc, char *argv[])
 	struct args a;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc > 0 ? EXIT_ACCEPTED : EXIT_ERROR;
+	if (parse_args(argc, argv, &a, &rc))
+		return rc;
 	rc = EXIT_ERROR;
 	if (read_log(&a, &log, &len))
 		return EXIT_ERROR;
@@ -535,7 +569,7 @@ int cmd_verify_log(int argc, char *argv[])
 		if (print_json(&a, &rep, &al, quote_line, rc))
 			rc = EXIT_ERROR;
 	} else {
-		if (quote_line[0])
+		if (quote_line[0] && verbosity >= VERBOSITY_NORMAL)
 			printf("%s\n", quote_line);
 		print_report(&a, &rep, &al);
 		if (fflush(stdout))

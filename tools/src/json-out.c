@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "json-out.h"
 #include "util.h"
 
@@ -12,7 +13,7 @@ int json_out_format(const char *arg, bool *json)
 		*json = !strcmp(arg, "json");
 		return 0;
 	}
-	fail_at(NULL, "--format: %s is neither text nor json", arg);
+	usage_error("--format: %s is neither text nor json", arg);
 	return -1;
 }
 

@@ -17,6 +17,7 @@
 
 #include "allowlist-text.h"
 #include "bzimage.h"
+#include "cli.h"
 #include "decompress.h"
 #include "elf-reader.h"
 #include "kernel-image.h"
@@ -279,6 +280,19 @@ out:
 	return map;
 }
 
+/* What -v calls each kind of kernel file. */
+static const char *kind_name(enum kernel_image_kind kind)
+{
+	switch (kind) {
+	case KERNEL_IMAGE_RAW_LIST: return "a raw list";
+	case KERNEL_IMAGE_TEXT: return "the securityfs text";
+	case KERNEL_IMAGE_ELF: return "a vmlinux";
+	case KERNEL_IMAGE_BZIMAGE: return "a bzImage";
+	case KERNEL_IMAGE_COMPRESSED: return "a compressed vmlinux";
+	default: return "an unknown kind of file";
+	}
+}
+
 int kernel_allowlist_load_map(const char *path, const char *system_map,
 			      struct allowlist *al)
 {
@@ -313,6 +327,11 @@ int kernel_allowlist_load_map(const char *path, const char *system_map,
 			snprintf(err.context, sizeof(err.context),
 				 "its System.map %.60s", system_map);
 		kernel_image_report(path, &err);
+	} else {
+		verbose("%s: %s, %u %s digests%s%s", path, kind_name(kind),
+			al->count, hash_algo_name(al->algo),
+			system_map ? ", symbols from " : "",
+			system_map ? system_map : "");
 	}
 	free(map);
 	free(found);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "util.h"
 
@@ -31,7 +32,11 @@ static void usage(FILE *fp)
 	for (i = 0; i < N_COMMANDS; i++)
 		fprintf(fp, "  %-12s %s\n", commands[i].name,
 			commands[i].summary);
-	fprintf(fp, "\n'modhash COMMAND --help' and modhash-COMMAND(1) say more.\n"
+	fprintf(fp, "\nEvery command takes -q (--quiet), -v (--verbose), -V (--version)\n"
+		    "and -h (--help).  'modhash COMMAND --help' and modhash-COMMAND(1)\n"
+		    "say more.\n\n"
+		    "  -V, --version  the version, the allowlist format and the features\n"
+		    "  -h, --help     this help\n\n"
 		    "Exit status: 0 accepted, 1 refused or different, 2 error.\n");
 }
 
@@ -40,15 +45,15 @@ int main(int argc, char *argv[])
 	static char name[64];
 	size_t i;
 
-	if (argc < 2) {
-		usage(stderr);
-		return EXIT_ERROR;
-	}
+	if (argc < 2)
+		return usage_error("missing COMMAND");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return EXIT_ACCEPTED;
 	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
+		return print_version(stdout);
 	for (i = 0; i < N_COMMANDS; i++) {
 		if (strcmp(argv[1], commands[i].name))
 			continue;
@@ -56,6 +61,8 @@ int main(int argc, char *argv[])
 		progname = name;
 		return commands[i].run(argc - 1, argv + 1);
 	}
-	fail_at(NULL, "unknown command '%s' (try 'modhash --help')", argv[1]);
-	return EXIT_ERROR;
+	if (argv[1][0] == '-')
+		return usage_error("unknown option '%s' (options follow the COMMAND)",
+				   argv[1]);
+	return usage_error("unknown command '%s'", argv[1]);
 }

@@ -21,18 +21,13 @@ bool quote_files_any(const struct quote_files *f)
 	       f->pcr_values;
 }
 
-int quote_files_complete(const struct quote_files *f)
+const char *quote_files_missing(const struct quote_files *f)
 {
-	const char *missing = !f->quote ? "--quote FILE" :
-			      !f->sig ? "--quote-sig FILE" :
-			      !f->ak_pub ? "--ak-pub FILE" :
-			      !f->nonce ? "--nonce HEX" :
-			      !f->pcr_values ? "--pcr-values FILE" : NULL;
-
-	if (!missing)
-		return 0;
-	fail_at(NULL, "checking a quote needs %s too (try --help)", missing);
-	return -1;
+	return !f->quote ? "--quote FILE" :
+	       !f->sig ? "--quote-sig FILE" :
+	       !f->ak_pub ? "--ak-pub FILE" :
+	       !f->nonce ? "--nonce HEX" :
+	       !f->pcr_values ? "--pcr-values FILE" : NULL;
 }
 
 /* Is ARG an even number of hex digits, at most 2 * MAX? */

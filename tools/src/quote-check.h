@@ -26,10 +26,10 @@ struct quote_files {
 bool quote_files_any(const struct quote_files *f);
 
 /*
- * With any given, all but --ak-name must be: 0, or -1 after one line
- * naming the first one missing.
+ * With any given, all but --ak-name must be: NULL, or the first one
+ * missing ("--quote-sig FILE").
  */
-int quote_files_complete(const struct quote_files *f);
+const char *quote_files_missing(const struct quote_files *f);
 
 /* The longest "quote: ..." line quote_check() writes. */
 #define QUOTE_LINE_MAX 512

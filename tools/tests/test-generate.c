@@ -248,11 +248,13 @@ static void test_errors(void **state)
 	(void)state;
 	start_kept(list, sizeof(list));
 	assert_int_equal(generate("-a", "md5", "-o", list, (char *)fixture_path("b")), EXIT_ERROR);
-	assert_string_equal(out, "modhash: unknown digest algorithm 'md5' (sha256, sha384, sha512)\n");
+	assert_string_equal(out, "modhash: unknown digest algorithm 'md5' (sha256, sha384, sha512)\n"
+			    "Try 'modhash --help'.\n");
 	assert_int_equal(generate("--forms=debug", (char *)fixture_path("b")), EXIT_ERROR);
-	assert_string_equal(out, "modhash: unknown forms 'debug' (built, stripped, built,stripped)\n");
+	assert_string_equal(out, "modhash: unknown forms 'debug' (built, stripped, built,stripped)\n"
+			    "Try 'modhash --help'.\n");
 	assert_int_equal(run_command(cmd_generate, (char *[]){ "generate", NULL }, out, sizeof(out)), EXIT_ERROR);
-	assert_non_null(strstr(out, "no SOURCE"));
+	assert_non_null(strstr(out, "missing SOURCE"));
 	/* An empty directory is a mistake, not an empty list. */
 	assert_int_equal(fixture_sh("mkdir -p empty"), 0);
 	assert_int_equal(generate("-o", list, (char *)fixture_path("empty")), EXIT_ERROR);
