@@ -22,7 +22,10 @@ _modhash_values()
 {
 	case $1:$2 in
 	list:--format) echo hex sha256sum json raw ;;
+	generate:--format) echo raw hex sha256sum json ;;
 	export:--format) echo sha256sum keylime ;;
+	check:--format | diff:--format | verify-log:--format) echo text json ;;
+	generate:--forms) echo built stripped built,stripped ;;
 	*) return 1 ;;
 	esac
 }
