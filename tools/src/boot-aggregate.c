@@ -106,6 +106,15 @@ static const char *from_binary(const unsigned char *data, size_t len,
 	return "not an IMA measurement list (no bank's template hash fits its first entry)";
 }
 
+const char *boot_aggregate_from_buffer(const unsigned char *buf, size_t len,
+				       char *hex)
+{
+	/* An ASCII list starts with the PCR index in decimal and a space. */
+	if (len > 2 && isdigit(buf[0]) && memchr(buf, ' ', len < 4 ? len : 4))
+		return from_ascii((const char *)buf, len, hex);
+	return from_binary(buf, len, hex);
+}
+
 int boot_aggregate_from_log(const char *path, char *hex)
 {
 	unsigned char *buf;
@@ -114,11 +123,7 @@ int boot_aggregate_from_log(const char *path, char *hex)
 
 	if (read_whole_file(path, &INPUT_IMA_LOG, &buf, &len))
 		return -1;
-	/* An ASCII list starts with the PCR index in decimal and a space. */
-	if (len > 2 && isdigit(buf[0]) && memchr(buf, ' ', len < 4 ? len : 4))
-		why = from_ascii((const char *)buf, len, hex);
-	else
-		why = from_binary(buf, len, hex);
+	why = boot_aggregate_from_buffer(buf, len, hex);
 	free(buf);
 	if (why)
 		fail_at(path, "no boot_aggregate: %s", why);

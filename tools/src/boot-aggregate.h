@@ -21,6 +21,13 @@
 int boot_aggregate_from_log(const char *path, char *hex);
 
 /*
+ * The same for a list of LEN bytes in BUF: NULL with HEX filled in, or
+ * why there is no boot_aggregate to take.
+ */
+const char *boot_aggregate_from_buffer(const unsigned char *buf, size_t len,
+				       char *hex);
+
+/*
  * A boot_aggregate given as "[ALGO:]HEX" (as the ASCII list shows it, or
  * the bare hex) into HEX, lower case.  0, or -1 after fail_at().
  */

@@ -306,6 +306,23 @@ out:
 	return o;
 }
 
+json_object *keylime_policy_parse(const unsigned char *buf, size_t len,
+				  char *field, size_t size, const char **why)
+{
+	json_object *policy = parse(buf, len, why);
+
+	if (size)
+		field[0] = '\0';
+	if (!policy)
+		return NULL;
+	*why = keylime_policy_check(policy, field, size);
+	if (*why) {
+		json_object_put(policy);
+		return NULL;
+	}
+	return policy;
+}
+
 json_object *keylime_policy_read(const char *file)
 {
 	json_object *policy;
@@ -316,17 +333,11 @@ json_object *keylime_policy_read(const char *file)
 
 	if (read_whole_file(file, &INPUT_TEXT, &buf, &len))
 		return NULL;
-	policy = parse(buf, len, &why);
+	policy = keylime_policy_parse(buf, len, field, sizeof(field), &why);
 	free(buf);
-	if (!policy) {
-		fail_at(file, "not a Keylime runtime policy: %s", why);
-		return NULL;
-	}
-	why = keylime_policy_check(policy, field, sizeof(field));
-	if (why) {
+	if (!policy && field[0])
 		fail_at(file, "not a Keylime runtime policy: %s: %s", field, why);
-		json_object_put(policy);
-		return NULL;
-	}
+	else if (!policy)
+		fail_at(file, "not a Keylime runtime policy: %s", why);
 	return policy;
 }

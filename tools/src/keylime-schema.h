@@ -24,6 +24,15 @@ const char *keylime_policy_check(json_object *policy, char *field,
 				 size_t size);
 
 /*
+ * Parse LEN bytes of BUF as a runtime policy (JSON, nothing after it)
+ * and check it.  Returns it, or NULL with *WHY saying why not and, for a
+ * policy of the wrong form, FIELD (SIZE bytes) naming the field, else
+ * FIELD empty.
+ */
+json_object *keylime_policy_parse(const unsigned char *buf, size_t len,
+				  char *field, size_t size, const char **why);
+
+/*
  * Read the runtime policy FILE (JSON, nothing after it) and check it.
  * Returns it, or NULL after fail_at() naming FILE and, for a policy of
  * the wrong form, the field and why.
