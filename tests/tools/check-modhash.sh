@@ -26,6 +26,10 @@
 #  - inputs that never end or would block (/dev/zero, a FIFO without a
 #    writer, an endless stdin), directories and sparse files over the
 #    limits exit 2 at once with one line, in bounded time and memory;
+#  - --version (every command, -V too) prints debian/changelog's version,
+#    the format version and the features; a usage error is one line and
+#    a hint, exit 2; -o honours the umask and refuses a symbolic link
+#    unless --follow-symlinks;
 #  - make install puts the program and man pages that man -l renders.
 # A missing artifact fails the tests that need it.  One VM boot (~60 s).
 set -uo pipefail
@@ -35,7 +39,7 @@ build=$(cd "$1" && pwd)
 . "$top/tests/lib/tap.sh"
 . "$top/tests/lib/allowlist.sh"
 
-tap_plan 49
+tap_plan 52
 
 modhash=$build/tools/modhash/modhash
 kout=$build/out/hashes
@@ -455,6 +459,48 @@ for c in list check diff export; do
 done
 [[ -x $modhash ]] && (exit $ok)
 tap $? "list, check, diff and export answer --help (exit 0) and exit 2 without arguments"
+
+# --- version, usage errors, output files ----------------------------------
+want="modhash $(dpkg-parsechangelog -l "$top/tools/debian/changelog" -S Version 2>/dev/null)"
+ok=0
+[[ $want != "modhash " ]] || ok=1
+for c in "" list check diff export verify-log lint-policy generate; do
+	for v in --version -V; do
+		out=$("$modhash" $c $v 2>&1)
+		[[ $? == 0 && $(head -n 1 <<< "$out") == "$want" && $(wc -l <<< "$out") == 3 ]] &&
+			grep -qx 'allowlist format: KMODHASH version [0-9]*.*' <<< "$out" &&
+			grep -q '^+GZIP +XZ +ZSTD .*+IMA-SIG +TPM2-QUOTE' <<< "$out" ||
+			{ echo "# modhash $c $v: $(head -n 1 <<< "$out")"; ok=1; }
+	done
+done
+(exit $ok)
+tap $? "modhash --version and each command's --version and -V print $want (debian/changelog's), the format version and the features"
+
+ok=0
+for c in list check diff export verify-log lint-policy generate; do
+	run "usage-$c" "$c"
+	[[ $(rc "usage-$c") == 2 && ! -s $work/usage-$c.out && $(wc -l < "$work/usage-$c.err") == 2 ]] &&
+		grep -q "^modhash $c: missing " "$work/usage-$c.err" &&
+		[[ $(tail -n 1 "$work/usage-$c.err") == "Try 'modhash $c --help'." ]] ||
+		{ echo "# $c: $(head -c 200 "$work/usage-$c.err")"; ok=1; }
+done
+run usage-opt list --no-such-option "$bin"
+[[ $(rc usage-opt) == 2 && $(head -n 1 "$work/usage-opt.err") == "modhash list: unknown option '--no-such-option'" ]] || ok=1
+(exit $ok)
+tap $? "usage errors: each command without arguments, and an unknown option, say what is wrong in one line and \"Try 'modhash COMMAND --help'.\", exit 2"
+
+ok=0
+echo keep > "$work/keep-target"
+ln -sfn keep-target "$work/out-link"
+(umask 027; run umask list -f raw -o "$work/umask.bin" "$bin")
+[[ $(rc umask) == 0 && $(stat -c %a "$work/umask.bin") == 640 ]] || { echo "# umask 027: mode $(stat -c %a "$work/umask.bin")"; ok=1; }
+run link list -f raw -o "$work/out-link" "$bin"
+[[ $(rc link) == 2 && -L $work/out-link && $(cat "$work/keep-target") == keep ]] &&
+	grep -q "out-link: is a symbolic link" "$work/link.err" || { echo "# link: $(cat "$work/link.err")"; ok=1; }
+run follow list -f raw --follow-symlinks -o "$work/out-link" "$bin"
+[[ $(rc follow) == 0 && -L $work/out-link ]] && cmp -s "$work/keep-target" "$bin" || ok=1
+(exit $ok)
+tap $? "list -o: mode 0666 less the umask (640 under 027); a symbolic link is refused, or its target replaced with --follow-symlinks"
 
 # --- install --------------------------------------------------------------
 dest=$work/dest
