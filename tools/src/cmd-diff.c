@@ -113,6 +113,19 @@ static int print_json(struct printer *p, const struct list_diff *d)
 	return json_out_print(root);
 }
 
+/* The "#" lines after the changes (not under -q). */
+static void print_summary(const struct side *a, const struct side *b,
+			  const struct list_diff *d)
+{
+	if (!d->comparable)
+		printf("# A uses %s and B %s: no digest can be common\n",
+		       hash_algo_name(a->al.algo), hash_algo_name(b->al.algo));
+	printf("# %s: %u digests, %s: %u digests\n", a->kernel, a->al.count,
+	       b->kernel, b->al.count);
+	printf("# added %u, removed %u, common %u\n", d->added, d->removed,
+	       d->common);
+}
+
 static int load_side(struct side *s, const char *strip)
 {
 	memset(&s->names, 0, sizeof(s->names));
@@ -184,16 +197,8 @@ int cmd_diff(int argc, char *argv[])
 			ret = EXIT_ERROR;
 		goto out;
 	}
-	if (verbosity < VERBOSITY_NORMAL)
-		goto flush;
-	if (!d.comparable)
-		printf("# A uses %s and B %s: no digest can be common\n",
-		       hash_algo_name(a.al.algo), hash_algo_name(b.al.algo));
-	printf("# %s: %u digests, %s: %u digests\n", a.kernel, a.al.count,
-	       b.kernel, b.al.count);
-	printf("# added %u, removed %u, common %u\n", d.added, d.removed,
-	       d.common);
-flush:
+	if (verbosity >= VERBOSITY_NORMAL)
+		print_summary(&a, &b, &d);
 	if (fflush(stdout))
 		ret = EXIT_ERROR;
 out:
