@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cli.c - the options every command shares, usage errors, --version. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
@@ -59,7 +60,7 @@ static void print_feature(FILE *fp, const char *name, bool first)
 {
 	fputs(first ? "+" : " +", fp);
 	for (; *name; name++)
-		fputc(*name >= 'a' && *name <= 'z' ? *name - 'a' + 'A' : *name, fp);
+		fputc(toupper((unsigned char)*name), fp);
 }
 
 int print_version(FILE *fp)

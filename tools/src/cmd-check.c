@@ -98,7 +98,8 @@ static void check_one(const struct allowlist *al, const struct module_entry *e,
 		hex_encode(a.loaded, al->digest_size, hex);
 	}
 	verdict_tally_add(tally, a.verdict);
-	if (verbosity < VERBOSITY_NORMAL && verdict_accepted(a.verdict, o->signed_ok))
+	if (verbosity < VERBOSITY_NORMAL &&
+	    verdict_accepted(a.verdict, o->signed_ok))
 		return;
 	if (o->modules) {
 		json_object_array_add(o->modules, json_module(

@@ -296,7 +296,9 @@ int cmd_export(int argc, char *argv[])
 		case 's': map = optarg; break;
 		case OPT_STRIP: o.strip = optarg; break;
 		case 'o': output = optarg; break;
-		case OPT_FOLLOW_SYMLINKS: o.out_flags |= OUT_FOLLOW_SYMLINKS; break;
+		case OPT_FOLLOW_SYMLINKS:
+			o.out_flags |= OUT_FOLLOW_SYMLINKS;
+			break;
 		case OPT_IMA_LOG:
 			if (!add_arg(o.ima_logs, &o.n_ima_logs, optarg))
 				why = "too many --ima-log";
