@@ -26,6 +26,9 @@
 #                   guest with each check, and every kernel's figures,
 #                   judged against tests/bench/goals.tsv (build/bench/)
 #   make bench-record  copy the last bench run to tests/bench/results/
+#   make distro-rootfs  the Debian 12 root file system of the distro tests
+#                   (mmdebstrap; build/distro/rootfs.tar, kept until its
+#                   inputs change)
 #   make clean      remove build/
 #
 # Paths (see README.md): build/src/{pristine,patched} are the source trees,
@@ -81,7 +84,7 @@ PACKAGES := linux-source-6.12 build-essential bc bison flex perl patch \
 	clang swtpm swtpm-tools tpm2-tools ovmf sbsigntool systemd-boot-efi \
 	lz4 bzip2 xxd python3 \
 	pkgconf dpkg-dev debhelper lintian bash-completion git \
-	linux-config-6.12 rsync
+	linux-config-6.12 rsync mmdebstrap e2fsprogs
 
 HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
 
@@ -112,7 +115,7 @@ label-demo := [5/5]
 # The build directory of a published kernel name.
 objdir = $(if $(filter pristine-%,$(1)),$(SRC)/pristine/obj-$(1:pristine-%=%),$(SRC)/patched/obj-$(1))
 
-.PHONY: all distro check-distro repro-distro check check-full check-debug check-series check-mutations repro bench bench-record kernels pristine-kernels initramfs tools install uninstall fuzz deps demo clean
+.PHONY: all distro check-distro repro-distro check check-full check-debug check-series check-mutations repro bench bench-record kernels pristine-kernels initramfs tools install uninstall fuzz deps demo distro-rootfs clean
 
 all: $(B)/demo.txt
 	@echo "The demo's output is kept in $(B)/demo.txt; next steps: README.md."
@@ -345,6 +348,13 @@ bench-record:
 
 $(BENCH)/debian/modules.order: tests/bench/debian-modules.sh | $(B)/deps.stamp
 	tests/bench/debian-modules.sh $(BENCH)/debian
+
+# --- the Debian 12 system of the distro tests ---------------------------
+
+# Its root file system, from Debian's packages; the script rebuilds it only
+# when its inputs changed (tests/distro/make-rootfs.sh).
+distro-rootfs: | $(B)/deps.stamp
+	@tests/distro/make-rootfs.sh $(B)/distro/rootfs.tar
 
 clean:
 	rm -rf $(B)
