@@ -186,10 +186,11 @@ DISTRO_INPUTS := kernel/configs/distro.config kernel/configs/distro-modules.txt 
 
 distro: $(DISTRO)/kernelrelease
 
-# The distro kernel's tests (tests/run-all.sh tier distro), and its
-# packages built a second time elsewhere and compared byte for byte.
+# The distro kernel's tests: its packages (suite distro-packages) and a
+# Debian 12 system booted from them (suite distro); and its packages
+# built a second time elsewhere and compared byte for byte.
 check-distro: $(DISTRO)/kernelrelease tools
-	tests/run-all.sh $(B) distro
+	tests/run-all.sh $(B) distro-packages distro
 
 repro-distro: $(DISTRO)/kernelrelease
 	tests/run-all.sh $(B) repro-distro

@@ -13,9 +13,6 @@
 #   debug  (make check-debug) the debug kernel: the verdict matrix,
 #          concurrency and KUnit under KASAN, lockdep and kmemleak, and
 #          the hash count
-#   distro (make check-distro) the distro kernel: Debian's 6.12
-#          configuration with the allowlist, its .deb packages, and a
-#          Debian 12 system booted from them
 #   mutations  (make check-mutations) each security review row's fix
 #          undone in a copy of the tree: the row's tests must fail
 # A suite fails as a whole (one extra "not ok") when it exits non-zero
@@ -35,7 +32,6 @@ full_suites="$check_suites tools-fuzz-long generator-btf vm-rest vm-full dkms-si
 # like make check-series (suite series-build) and make repro (README.md
 # has their times).
 debug_suites="debug-verdicts debug-concurrency debug-kunit hash-count"
-distro_suites="distro-packages"
 
 command_of() {	# command_of SUITE: the command that runs it
 	case $1 in
@@ -78,6 +74,7 @@ command_of() {	# command_of SUITE: the command that runs it
 	repro-btf) echo "$here/repro/check-repro.sh $build btf" ;;
 	mutations) echo "$here/mutations/run-mutations.sh $build" ;;
 	distro-packages) echo "$here/distro/check-packages.sh $build" ;;
+	distro) echo "$here/distro/run-distro.sh $build" ;;
 	repro-distro) echo "$here/distro/check-repro.sh $build" ;;
 	mutation-rows) echo "$here/mutations/check-rows.sh $build" ;;
 	*) return 1 ;;
@@ -90,11 +87,10 @@ for arg in "$@"; do
 	check) selected="$selected $check_suites" ;;
 	full) selected="$selected $full_suites" ;;
 	debug) selected="$selected $debug_suites" ;;
-	distro) selected="$selected $distro_suites" ;;
 	*) selected="$selected $arg" ;;
 	esac
 done
-[[ -n $selected ]] || { echo "usage: run-all.sh BUILD_DIR check|full|debug|distro|SUITE..." >&2; exit 2; }
+[[ -n $selected ]] || { echo "usage: run-all.sh BUILD_DIR check|full|debug|SUITE..." >&2; exit 2; }
 
 # plan_problem TAP_FILE: why the results do not match the declared plan,
 # or nothing when they do.  The plan is the first or the last line.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: make-disk.sh [--policy FILE] [--test SCRIPT] ROOTFS.tar OUT.img DEB...
+# Usage: make-disk.sh [--policy FILE] [--test SCRIPT] [--share DIR] ROOTFS.tar OUT.img DEB...
 # Make the bootable disk of the distro tests: the root file system of
 # make-rootfs.sh with the kernel packages DEB... installed by dpkg inside
 # it, so that the kernel's maintainer scripts run update-initramfs as on
@@ -16,6 +16,12 @@
 #                  /usr/local/sbin/distro-test (default:
 #                  guest/record-boot.sh); the unit guest/distro-test.service
 #                  runs it and powers off.
+#   --share DIR    what the distro suite's loads need (tests/distro/
+#                  run-distro.sh makes it), copied to
+#                  /usr/local/share/distro-test; with it the disk also gets
+#                  guest/loads.sh and guest/measured.sh as
+#                  /usr/local/sbin/distro-loads and distro-measured, which
+#                  record-boot.sh runs.
 #
 # The work tree, OUT.img.root, is removed at the end; logs of the long
 # steps are OUT-dpkg.log and OUT-mkfs.log.  Runs as root.
@@ -25,16 +31,18 @@ root=$(cd "$here/../.." && pwd)
 step=$root/kernel/build/step.sh
 
 policy=
+share=
 test_script=$here/guest/record-boot.sh
 while [[ $# -gt 0 && $1 == --* ]]; do
 	case $1 in
 	--policy) policy=$2; shift 2 ;;
 	--test) test_script=$2; shift 2 ;;
+	--share) share=$2; shift 2 ;;
 	*) echo "make-disk.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 if [[ $# -lt 3 ]]; then
-	echo "usage: make-disk.sh [--policy FILE] [--test SCRIPT] ROOTFS.tar OUT.img DEB..." >&2
+	echo "usage: make-disk.sh [--policy FILE] [--test SCRIPT] [--share DIR] ROOTFS.tar OUT.img DEB..." >&2
 	exit 2
 fi
 rootfs=$1
@@ -95,6 +103,12 @@ chroot "$dir" passwd -q -l root
 ln -sf /dev/null "$dir/etc/systemd/system/serial-getty@ttyS0.service"
 install -D -m 0755 "$test_script" "$dir/usr/local/sbin/distro-test"
 install -m 0644 "$here/guest/distro-test.service" "$dir/etc/systemd/system/distro-test.service"
+if [[ -n $share ]]; then
+	mkdir -p "$dir/usr/local/share"
+	cp -r "$share" "$dir/usr/local/share/distro-test"
+	install -m 0755 "$here/guest/loads.sh" "$dir/usr/local/sbin/distro-loads"
+	install -m 0755 "$here/guest/measured.sh" "$dir/usr/local/sbin/distro-measured"
+fi
 ln -sf ../distro-test.service "$dir/etc/systemd/system/multi-user.target.wants/distro-test.service"
 
 # --- the kernel packages, as dpkg installs them on any Debian system

@@ -65,4 +65,25 @@ send ima-ascii cat /sys/kernel/security/ima/ascii_runtime_measurements
 send ima-policy cat /sys/kernel/security/ima/policy
 send dmesg dmesg
 send journal journalctl -b -o short-monotonic --no-pager
+# The distro suite's parts, when the disk has them (make-disk.sh --share):
+# the measured boot (with a TPM) and the module loads of distro.loads=
+# ("all", "none" or a comma-separated list).  A boot's measurements are
+# taken before its loads, which would add to the log, unless the boot is
+# about those loads (distro.measure=after).
+loads=$(sed -n 's/.*distro\.loads=\([^ ]*\).*/\1/p' /proc/cmdline)
+measure=$(sed -n 's/.*distro\.measure=\([^ ]*\).*/\1/p' /proc/cmdline)
+run_loads() {
+	case $loads in
+	none) ;;
+	"" | all) /usr/local/sbin/distro-loads ;;
+	*) /usr/local/sbin/distro-loads $(echo "$loads" | tr , ' ') ;;
+	esac
+}
+if [ -x /usr/local/sbin/distro-loads ]; then
+	tpm=
+	[ -e /dev/tpmrm0 ] && [ -x /usr/local/sbin/distro-measured ] && tpm=y
+	[ -n "$tpm" ] && [ "$measure" != after ] && /usr/local/sbin/distro-measured
+	run_loads
+	[ -n "$tpm" ] && [ "$measure" = after ] && /usr/local/sbin/distro-measured
+fi
 echo "distro-test: done"
