@@ -106,8 +106,8 @@ tap $? "ext4.ko: a .BTF section and no .debug_info"
 # 9. The headers package holds what DKMS builds against.
 dpkg-deb -x "$headers" "$work/hdr" 2>/dev/null
 hdir=$work/hdr/usr/src/linux-headers-$release
-[[ -f $hdir/Module.symvers && -x $hdir/scripts/mod/modpost && -f $hdir/.config ]]
-tap $? "linux-headers: Module.symvers, modpost and .config for out-of-tree builds"
+[[ -f $hdir/Module.symvers && -x $hdir/scripts/mod/modpost && -x $hdir/scripts/sign-file && -f $hdir/include/config/auto.conf ]]
+tap $? "linux-headers: Module.symvers, modpost, sign-file and the configuration for out-of-tree builds"
 
 # 10. The changelog is dated from SOURCE_DATE_EPOCH, not the build time.
 want_date=$(LC_ALL=C date -u -R -d "@$epoch")

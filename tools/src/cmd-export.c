@@ -90,8 +90,9 @@ static char *default_prefix(const char *dir)
 }
 
 /*
- * The file's digest (what MODULE_CHECK measures) and the init_module
- * entry's digest of its decompressed image (what a loader that
+ * The file's digest (what MODULE_CHECK measures), its decompressed
+ * image's (what MODULE_CHECK measures of the initrd's decompressed copy)
+ * and the init_module entry's digest of that image (what a loader that
  * decompresses in user space hands to init_module).  0 or -1.
  */
 static int hash_module(const char *path, unsigned int algo,
@@ -103,7 +104,10 @@ static int hash_module(const char *path, unsigned int algo,
 
 	if (module_file_read(path, &m))
 		return -1;
+	out->compressed = m.comp != COMP_NONE;
 	ok = EVP_Digest(m.file, m.file_len, out->digest, &n,
+			hash_algo_md(algo), NULL) &&
+	     EVP_Digest(m.image, m.image_len, out->image_digest, &n,
 			hash_algo_md(algo), NULL) &&
 	     !ima_hashed_buffer_digest(algo, m.image, m.image_len,
 				       out->buffer_digest);

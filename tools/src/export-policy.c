@@ -47,6 +47,19 @@ char *export_twin_path(const char *path)
 	return twin;
 }
 
+char *export_unpacked_path(const char *path)
+{
+	static const char *const suffixes[] = { ".ko.xz", ".ko.zst", ".ko.gz" };
+	size_t len = strlen(path), i, n;
+
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		n = strlen(suffixes[i]);
+		if (len > n && !strcmp(path + len - n, suffixes[i]))
+			return strndup(path, len - n + 3);
+	}
+	return NULL;
+}
+
 void export_sha256sum(FILE *fp, const struct export_entry *v, size_t n,
 		      unsigned int algo)
 {
@@ -112,19 +125,38 @@ static json_object *empty_policy(void)
 	return policy;
 }
 
-/* Each module under its path and its twin's. */
+/* DIGEST under PATH and under PATH's twin in the other layout. */
+static void add_both_layouts(json_object *digests, const char *path,
+			     const unsigned char *digest, size_t size)
+{
+	char *twin = export_twin_path(path);
+
+	add_digest(digests, path, digest, size);
+	if (twin)
+		add_digest(digests, twin, digest, size);
+	free(twin);
+}
+
+/*
+ * Each module under its path and its twin's; a compressed one also as
+ * the initrd holds it: Debian 12's mkinitramfs decompresses every module
+ * it copies, kmod loads that copy with finit_module(), and IMA logs the
+ * uncompressed file under the name without the suffix.
+ */
 static void add_modules(json_object *digests, const struct export_entry *v,
 			size_t n, size_t size)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		char *twin = export_twin_path(v[i].path);
+		char *unpacked = v[i].compressed ?
+				 export_unpacked_path(v[i].path) : NULL;
 
-		add_digest(digests, v[i].path, v[i].digest, size);
-		if (twin)
-			add_digest(digests, twin, v[i].digest, size);
-		free(twin);
+		add_both_layouts(digests, v[i].path, v[i].digest, size);
+		if (unpacked)
+			add_both_layouts(digests, unpacked, v[i].image_digest,
+					 size);
+		free(unpacked);
 	}
 }
 

@@ -9,6 +9,7 @@
 #ifndef MODHASH_EXPORT_POLICY_H
 #define MODHASH_EXPORT_POLICY_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
@@ -31,6 +32,9 @@ struct export_entry {
 	unsigned char digest[ALLOWLIST_MAX_DIGEST];	/* of the file */
 	/* The digest of the init_module entry of the decompressed image. */
 	unsigned char buffer_digest[ALLOWLIST_MAX_DIGEST];
+	/* A compressed file's decompressed image, as a file (unpacked). */
+	bool compressed;
+	unsigned char image_digest[ALLOWLIST_MAX_DIGEST];
 };
 
 /*
@@ -53,6 +57,13 @@ int allowlist_event_digest(const struct allowlist *al, unsigned int algo,
 char *export_twin_path(const char *path);
 
 /* "hex  path" lines, what sha256sum -c and keylime-policy take. */
+/*
+ * PATH without its compression suffix (".xz", ".zst", ".gz" after
+ * ".ko"), malloc'ed, or NULL when it has none: the name under which
+ * initramfs-tools (Debian 12) puts a decompressed copy into the initrd.
+ */
+char *export_unpacked_path(const char *path);
+
 void export_sha256sum(FILE *fp, const struct export_entry *v, size_t n,
 		      unsigned int algo);
 

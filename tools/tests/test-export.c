@@ -210,6 +210,10 @@ static void test_both_layouts_and_forms(void **state)
 	m = file_digest("tree/kernel/z.ko.xz", false);
 	assert_true(only("digests", "/lib/modules/tree/kernel/z.ko.xz", m));
 	assert_true(only("digests", "/usr/lib/modules/tree/kernel/z.ko.xz", m));
+	/* ...and decompressed, as an initrd of Debian 12 holds it: m.ko. */
+	m = file_digest("m.ko", false);
+	assert_true(only("digests", "/lib/modules/tree/kernel/z.ko", m));
+	assert_true(only("digests", "/usr/lib/modules/tree/kernel/z.ko", m));
 	/* Both images are m.ko: one init_module digest, H(H(m.ko)). */
 	assert_true(only("ima-buf", "init_module", file_digest("m.ko", true)));
 	assert_true(only("ima-buf", "module-allowlist",
@@ -430,6 +434,25 @@ static void test_twin_path(void **state)
 	assert_null(export_twin_path("/library/a.ko"));
 }
 
+static void test_unpacked_path(void **state)
+{
+	char *p;
+
+	(void)state;
+	p = export_unpacked_path("/lib/modules/r/a.ko.xz");
+	assert_string_equal(p, "/lib/modules/r/a.ko");
+	free(p);
+	p = export_unpacked_path("/usr/lib/modules/r/b.ko.zst");
+	assert_string_equal(p, "/usr/lib/modules/r/b.ko");
+	free(p);
+	p = export_unpacked_path("c.ko.gz");
+	assert_string_equal(p, "c.ko");
+	free(p);
+	assert_null(export_unpacked_path("/lib/modules/r/a.ko"));
+	assert_null(export_unpacked_path("/lib/modules/r/a.xz"));
+	assert_null(export_unpacked_path(".ko.xz"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_base_merge),
 		cmocka_unit_test(test_base_refused),
 		cmocka_unit_test(test_twin_path),
+		cmocka_unit_test(test_unpacked_path),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

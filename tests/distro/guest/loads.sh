@@ -70,16 +70,21 @@ load_changed() {
 }
 
 # own-ima-key: a key of root's own on a keyring named _ima, which is what
-# IMA searches when CONFIG_INTEGRITY_TRUSTED_KEYRING is off.
+# IMA searches when CONFIG_INTEGRITY_TRUSTED_KEYRING is off, on the
+# session keyring (systemd gives the service one of its own).
 load_own_ima_key() {
 	openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=root-own-ima-key \
 		-days 2 -keyout /root/own.key -outform DER -out /root/own.der 2>/dev/null
-	ring=$(keyctl newring _ima @u)
-	keyctl padd asymmetric own-ima-key "$ring" < /root/own.der > /dev/null
+	ring=$(keyctl newring _ima @s)
+	added=$(keyctl padd asymmetric own-ima-key "$ring" < /root/own.der 2>&1) ||
+		fact "own-ima-key keyctl padd" "$added"
 	fact "own-ima-key keyring" "$(keyctl rdescribe "$ring") holds $(keyctl rlist "$ring" | wc -w) key(s)"
 	xz -dc "$share/hello.ko.xz" > /root/hello_own.ko
 	evmctl ima_sign --hashalgo sha256 --key /root/own.key /root/hello_own.ko > /dev/null 2>&1
-	fact "own-ima-key xattr" "$(getfattr --absolute-names -n security.ima -e hex /root/hello_own.ko 2>/dev/null | sed -n 's/^security.ima=//p' | cut -c1-16)"
+	fact "own-ima-key signature" "$(evmctl ima_verify --key /root/own.der /root/hello_own.ko > /dev/null 2>&1 && echo "security.ima verifies with root's own key" || echo "no valid security.ima")"
+	# the same module name as unlisted's, loaded already where nothing
+	# stopped it
+	rmmod hello 2>/dev/null
 	try own-ima-key insmod /root/hello_own.ko
 }
 
@@ -91,8 +96,11 @@ load_dkms() {
 	mok_certificate=$share/dkms-test-cert.der
 	EOF
 	cp -r "$share/hello_dkms-1.0" /usr/src/
-	dkms_out=$(dkms install hello_dkms/1.0 -k "$release" 2>&1)
-	fact "dkms install" "rc=$? $(echo "$dkms_out" | grep -i -E 'sign|error' | head -n 3 | tr '\n' ' ')"
+	dkms install hello_dkms/1.0 -k "$release" > /root/dkms.log 2>&1
+	rc=$?
+	fact "dkms install" "rc=$rc $(grep -i -E 'sign|error' /root/dkms.log | head -n 3 | tr '\n' ' ')"
+	[ $rc = 0 ] || tail -n 8 /var/lib/dkms/hello_dkms/1.0/build/make.log /root/dkms.log 2>&1 |
+		sed 's/^/distro-test: dkms log: /'
 	fact "dkms module" "$(modinfo -n hello_dkms 2>&1) signer=$(modinfo -F signer hello_dkms 2>&1)"
 	try dkms modprobe hello_dkms
 }
@@ -100,8 +108,10 @@ load_dkms() {
 # dkms-unsigned: the same source built again by hand, no signature.
 load_dkms_unsigned() {
 	rm -rf /root/hello_dkms && cp -r "$share/hello_dkms-1.0" /root/hello_dkms
-	make -s -C "$moddir/build" M=/root/hello_dkms modules > /root/hello_dkms/build.log 2>&1
-	fact "dkms-unsigned build" "rc=$? signer=$(modinfo -F signer /root/hello_dkms/hello_dkms.ko 2>&1)"
+	make -s -C "$moddir/build" M=/root/hello_dkms modules > /root/hello_dkms.log 2>&1
+	rc=$?
+	fact "dkms-unsigned build" "rc=$rc signer=$(modinfo -F signer /root/hello_dkms/hello_dkms.ko 2>&1)"
+	[ $rc = 0 ] || tail -n 8 /root/hello_dkms.log | sed 's/^/distro-test: dkms-unsigned log: /'
 	modprobe -r hello_dkms 2>/dev/null
 	try dkms-unsigned insmod /root/hello_dkms/hello_dkms.ko
 }
