@@ -50,8 +50,9 @@ ima-log ima ima_appraise=log changed after"
 all_loads="unlisted changed own-ima-key dkms dkms-unsigned"
 # per boot: ended, state, CPUs, module set and its loads (5, or 1 in
 # ima-log); ima: the policy first, the initrd's loads appraised, their
-# merged-/usr paths; then verify-log clean and dirty, Keylime
-tap_plan $((6 * 4 + 5 * 5 + 1 + 3 + 3))
+# merged-/usr paths; then verify-log clean and dirty, Keylime; the hook's
+# three cases
+tap_plan $((6 * 4 + 5 * 5 + 1 + 3 + 3 + 3))
 modhash=$build/tools/modhash/modhash
 . "$here/../lib/swtpm.sh"
 
@@ -272,3 +273,43 @@ entries=$(grep -c . "$results/ima/ascii.log" 2>/dev/null)
 ok=$?
 ((ok)) && sed 's/^/# /' "$work/keylime.err" "$work/keylime.rules" 2>/dev/null | head -n 20
 tap $ok "Keylime: the policy modhash export makes from the .deb holds all $entries entries of the clean boot's IMA list (Keylime's rules, exit $krc/$rrc)"
+
+# --- the initramfs-tools hook, run as mkinitramfs runs it ---------------
+# In the Debian 12 root file system, for a kernel whose config has the
+# allowlist and one whose config does not (the distro config without
+# MODULE_HASHES, as Debian's own kernels are): a policy that appraises
+# modules goes only into the first one's initrd, a measuring one into
+# both.
+hook_root=$work/hook-root
+hook_ready=1
+rm -rf "$hook_root"
+mkdir -p "$hook_root" &&
+	tar --numeric-owner -xpf "$work/rootfs.tar" -C "$hook_root" &&
+	install -m 0755 "$top/initramfs/initramfs-tools/hooks/ima-policy" \
+		"$hook_root/usr/share/initramfs-tools/hooks/ima-policy" &&
+	cp "$out/config" "$hook_root/boot/config-$release" &&
+	grep -v '^CONFIG_MODULE_HASHES' "$out/config" > "$hook_root/boot/config-no-allowlist" &&
+	hook_ready=0
+# hook VERSION POLICY: run the hook for kernel VERSION with POLICY as
+# /etc/modhash/ima-policy; prints what it put into the initrd's tree,
+# then its messages.
+hook() {
+	install -D -m 0644 "$2" "$hook_root/etc/modhash/ima-policy"
+	rm -rf "$hook_root/tmp/initrd"
+	mkdir -p "$hook_root/tmp/initrd"
+	chroot "$hook_root" env version="$1" DESTDIR=/tmp/initrd verbose=n \
+		/usr/share/initramfs-tools/hooks/ima-policy > "$work/hook.err" 2>&1
+	(cd "$hook_root/tmp/initrd" && find . -type f)
+	cat "$work/hook.err"
+}
+appraise=$top/ima-policy/attest-modules.policy
+got=$( ((hook_ready)) || hook no-allowlist "$appraise")
+[[ $hook_ready == 0 && $got != *./etc/modhash/ima-policy* && $got == *"no-allowlist has no module allowlist"* ]]
+tap $? "hook: a policy that appraises modules is kept out of the initrd of a kernel without the allowlist, with a warning (${got//$'\n'/ })"
+got=$( ((hook_ready)) || hook "$release" "$appraise")
+[[ $hook_ready == 0 && $got == ./etc/modhash/ima-policy ]]
+tap $? "hook: the same policy goes into the distro kernel's initrd ($got)"
+got=$( ((hook_ready)) || hook no-allowlist "$top/ima-policy/measure-modules.policy")
+[[ $hook_ready == 0 && $got == ./etc/modhash/ima-policy ]]
+tap $? "hook: a policy that only measures goes into any kernel's initrd ($got)"
+rm -rf "$hook_root"
