@@ -158,8 +158,10 @@ while read -r mode disk cmdline loads tpm; do
 	if [[ $mode == none ]]; then
 		n=$(module_set none | wc -l)
 		set_none=$(module_set none)
-		grep -qx ext4 <<<"$set_none" && grep -qx virtio_blk <<<"$set_none" && [[ $n -ge 10 ]]
-		tap $? "none: $n modules loaded at boot, ext4 and virtio_blk among them (the reference set)"
+		# Each with its installed file (kept in none/module-paths).
+		paths=$(awk -v r="/lib/modules/$release/" 'index($2, r) && $2 ~ /\.ko\.xz$/' "$results/none/module-paths" 2>/dev/null | wc -l)
+		grep -qx ext4 <<<"$set_none" && grep -qx virtio_blk <<<"$set_none" && [[ $n -ge 10 && $paths == "$n" ]]
+		tap $? "none: $n modules loaded at boot, ext4 and virtio_blk among them, each an installed .ko.xz of $release ($paths; the reference set)"
 	else
 		diff <(module_set none) <(module_set "$mode") > "$dir/module-set.diff"
 		rc=$?

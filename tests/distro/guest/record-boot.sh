@@ -58,6 +58,14 @@ echo "distro-test: IMA log, first lines:"
 head -n 10 /sys/kernel/security/ima/ascii_runtime_measurements 2>&1
 send lsmod lsmod
 send proc-modules cat /proc/modules
+# Each loaded module with the file modprobe finds for it (the initrd's
+# come from the same tree, decompressed).
+module_paths() {
+	for m in $(cut -d' ' -f1 /proc/modules | sort); do
+		echo "$m $(modinfo -n "$m" 2>&1)"
+	done
+}
+send module-paths module_paths
 send systemd-analyze systemd-analyze
 send systemd-analyze-blame systemd-analyze blame
 send failed-units systemctl list-units --failed
