@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "export-policy.h"
+#include "module-tree.h"
 #include "util.h"
 
 /* Keylime's RUNTIME_POLICY_CURRENT_VERSION, and its "Unknown" generator. */
@@ -49,15 +50,12 @@ char *export_twin_path(const char *path)
 
 char *export_unpacked_path(const char *path)
 {
-	static const char *const suffixes[] = { ".ko.xz", ".ko.zst", ".ko.gz" };
-	size_t len = strlen(path), i, n;
+	size_t base = module_name_base_len(path);
 
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		n = strlen(suffixes[i]);
-		if (len > n && !strcmp(path + len - n, suffixes[i]))
-			return strndup(path, len - n + 3);
-	}
-	return NULL;
+	/* Compressed, a module's name, and a name before the ".ko". */
+	if (base == strlen(path) || !module_name_is_module(path) || base <= 3)
+		return NULL;
+	return strndup(path, base);
 }
 
 void export_sha256sum(FILE *fp, const struct export_entry *v, size_t n,
